@@ -1,0 +1,42 @@
+/**
+ * Compiles the two binaries into dist/. Usage: bun scripts/build.ts [--target bun-linux-arm64]
+ *
+ * Bytecode needs the ESM format (with CJS, Bun reports "Failed to generate bytecode" but still
+ * succeeds and writes a binary that crashes at start), so every build is smoke-tested by running
+ * it with --version before it is accepted.
+ */
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({ options: { target: { type: "string" } } });
+const binaries = [
+  { entry: "src/ssebench.ts", name: "ssebench" },
+  { entry: "src/ssebench-entrypoint.ts", name: "ssebench-entrypoint" },
+];
+const outDir = values.target ? `dist/${values.target}` : "dist";
+
+for (const { entry, name } of binaries) {
+  const outfile = `${outDir}/${name}`;
+  const started = performance.now();
+  const result = await Bun.build({
+    entrypoints: [entry],
+    compile: { outfile, ...(values.target ? { target: values.target as Bun.Build.Target } : {}) },
+    minify: true,
+    bytecode: true,
+    format: "esm",
+    sourcemap: "linked",
+  });
+  const problems = result.logs.filter((l) => l.level === "error");
+  if (!result.success || problems.length > 0) {
+    for (const log of result.logs) console.error(String(log));
+    console.error(`build: ${name} failed`);
+    process.exit(1);
+  }
+  if (!values.target) {
+    const smoke = Bun.spawnSync([outfile, "--version"]);
+    if (smoke.exitCode !== 0) {
+      console.error(`build: ${outfile} --version failed:\n${smoke.stderr.toString()}`);
+      process.exit(1);
+    }
+  }
+  console.log(`built ${outfile} in ${Math.round(performance.now() - started)} ms`);
+}

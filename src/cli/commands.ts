@@ -1,0 +1,13 @@
+/**
+ * The command tree. Every entry is a lazy loader so that `ssebench --help` and light commands never
+ * pay for heavy modules (arktype, Hono, the dataset tools); command files themselves import nothing
+ * heavy at top level and load their capability inside run().
+ */
+import type { ArgsDef, CommandDef } from "citty";
+
+type Loader = () => Promise<CommandDef<ArgsDef>>;
+const load = (p: Promise<{ default: unknown }>) => p.then((m) => m.default as CommandDef<ArgsDef>);
+
+export const rootCommands: Record<string, Loader> = {
+  dataset: () => load(import("./dataset/index.ts")),
+};

@@ -1,0 +1,8 @@
+import { defineCommand } from "citty";
+
+const load = (p: Promise<{ default: unknown }>) => p.then((m) => m.default as ReturnType<typeof defineCommand>);
+
+export default defineCommand({
+  meta: { name: "dataset", description: "Validate task datasets and build their manifest, schemas and images lock" },
+  subCommands: {},
+});

@@ -1,0 +1,122 @@
+/**
+ * The CLI's top level: resolves the command, rejects unknown flags, runs it, and turns every
+ * UserError into one line on stderr plus its exit code. Nothing else in the product exits the
+ * process or prints errors.
+ */
+import type { ArgsDef, CommandDef } from "citty";
+import { ExitCode, UserError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import { rootCommands } from "./commands.ts";
+
+type AnyCommand = CommandDef<ArgsDef>;
+type Lazy<T> = T | (() => T | Promise<T>);
+
+async function resolve<T>(value: Lazy<T> | undefined): Promise<T | undefined> {
+  return typeof value === "function" ? await (value as () => T | Promise<T>)() : value;
+}
+
+export const rootCommand: AnyCommand = {
+  meta: {
+    name: "ssebench",
+    version: VERSION,
+    description: "Benchmark AI coding agents on real security vulnerabilities",
+  },
+  subCommands: rootCommands as AnyCommand["subCommands"],
+};
+
+/** Walks the sub-command names at the front of argv: returns the leaf command and its own argv. */
+async function resolveLeaf(
+  argv: string[],
+): Promise<{ cmd: AnyCommand; path: string[]; rest: string[]; parent?: AnyCommand }> {
+  let cmd = rootCommand;
+  let parent: AnyCommand | undefined;
+  const path: string[] = [];
+  let rest = argv;
+  for (;;) {
+    const subs = await resolve(cmd.subCommands);
+    const name = rest[0];
+    if (!subs || name === undefined || name.startsWith("-")) break;
+    const next = await resolve((subs as Record<string, Lazy<AnyCommand>>)[name]);
+    if (!next) {
+      const known = Object.keys(subs).join(", ");
+      throw new UserError(
+        `${["ssebench", ...path].join(" ")}: unknown command '${name}' (commands: ${known})`,
+        ExitCode.usage,
+      );
+    }
+    parent = cmd;
+    cmd = next;
+    path.push(name);
+    rest = rest.slice(1);
+  }
+  return { cmd, path, rest, parent };
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** citty accepts any flag silently; a CI script with a typo deserves an error instead. */
+async function rejectUnknownFlags(cmd: AnyCommand, path: string[], argv: string[]): Promise<void> {
+  const args = (await resolve(cmd.args)) ?? {};
+  const known = new Set<string>(["help", "h"]);
+  for (const [name, def] of Object.entries(args)) {
+    if (def.type === "positional") continue;
+    known.add(name).add(kebab(name));
+    const alias = (def as { alias?: string | string[] }).alias;
+    for (const a of alias === undefined ? [] : Array.isArray(alias) ? alias : [alias]) known.add(a);
+    if (def.type === "boolean") known.add(`no-${name}`).add(`no-${kebab(name)}`);
+  }
+  for (const token of argv) {
+    if (token === "--") break;
+    if (!token.startsWith("-") || token === "-") continue;
+    const name = token.replace(/^--?/, "").split("=")[0] ?? "";
+    if (!known.has(name)) {
+      throw new UserError(
+        `ssebench ${path.join(" ")}: unknown option '${token.split("=")[0]}' (see 'ssebench ${path.join(" ")} --help')`,
+        ExitCode.usage,
+      );
+    }
+  }
+}
+
+async function printUsage(cmd: AnyCommand, parent?: AnyCommand): Promise<void> {
+  const { renderUsage } = await import("citty");
+  process.stdout.write(`${await renderUsage(cmd, parent)}\n`);
+}
+
+/** Runs the CLI on argv and returns the exit code (the caller sets process.exitCode). */
+export async function main(argv: string[]): Promise<number> {
+  // citty decides on colour when it is first imported; decide for it from the real stdout.
+  if (!process.stdout.isTTY) process.env.NO_COLOR ??= "1";
+  try {
+    if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+      process.stdout.write(`ssebench ${VERSION}\n`);
+      return ExitCode.ok;
+    }
+    const { cmd, path, rest, parent } = await resolveLeaf(argv);
+    const wantsHelp = rest.includes("--help") || rest.includes("-h") || (path.length === 0 && rest.length === 0);
+    if (wantsHelp || (!cmd.run && (await resolve(cmd.subCommands)))) {
+      await printUsage(cmd, parent);
+      return wantsHelp ? ExitCode.ok : ExitCode.usage;
+    }
+    await rejectUnknownFlags(cmd, path, rest);
+    const { runCommand } = await import("citty");
+    try {
+      const { result } = await runCommand(cmd, { rawArgs: rest });
+      return typeof result === "number" ? result : ExitCode.ok;
+    } catch (error) {
+      if (error instanceof Error && error.name === "CLIError") {
+        throw new UserError(`ssebench ${path.join(" ")}: ${error.message} (see 'ssebench ${path.join(" ")} --help')`, ExitCode.usage);
+      }
+      throw error;
+    }
+  } catch (error) {
+    if (error instanceof UserError) {
+      process.stderr.write(`${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`ssebench: internal error (a bug; please report it):\n${error instanceof Error ? error.stack : String(error)}\n`);
+    return ExitCode.internal;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Everything the CLI prints goes through here: tables for people, JSON for scripts, and colour only
+ * when stdout is a terminal (and NO_COLOR is unset).
+ */
+export function useColour(stream: { isTTY?: boolean } = process.stdout): boolean {
+  return Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== "dumb";
+}
+
+/** Writes text + newline to stdout. */
+export function out(text: string): void {
+  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/** Writes text + newline to stderr. */
+export function err(text: string): void {
+  process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/** Pretty JSON (2-space indent, trailing newline), the format every --json flag prints. */
+export function renderJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * An aligned plain-text table: a header row, then one row per item, columns separated by two
+ * spaces, the last column not padded (so lines carry no trailing blanks).
+ */
+export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return `${[line(headers), ...rows.map(line)].join("\n")}\n`;
+}

@@ -1,0 +1,4 @@
+/** The product version, shared by both binaries; set from package.json at build time. */
+import pkg from "../package.json" with { type: "json" };
+
+export const VERSION: string = pkg.version;

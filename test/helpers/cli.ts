@@ -1,0 +1,53 @@
+/**
+ * Runs the compiled binaries as real processes, the way users and CI scripts do.
+ * `npm test` builds them first; run `bun run build` before `bun test <file>` on its own.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const repoRoot = resolve(import.meta.dir, "../..");
+export const ssebenchBin = join(repoRoot, "dist/ssebench");
+export const entrypointBin = join(repoRoot, "dist/ssebench-entrypoint");
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runBinary(
+  bin: string,
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string } = {},
+): Promise<CliResult> {
+  const proc = Bun.spawn([bin, ...args], {
+    cwd: opts.cwd ?? repoRoot,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", ...opts.env },
+    stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { exitCode, stdout, stderr };
+}
+
+/** `ssebench ARGS…` as a real process. */
+export function ssebench(args: string[], opts?: Parameters<typeof runBinary>[2]): Promise<CliResult> {
+  return runBinary(ssebenchBin, args, opts);
+}
+
+/** A fresh temporary folder, removed by the returned cleanup function. */
+export function tempDir(prefix = "ssebench-test-"): { path: string; cleanup: () => void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** True when the output has no stack trace (the CLI's promise for bad input). */
+export function hasNoStackTrace(text: string): boolean {
+  return !/\n\s+at .+:\d+/.test(text) && !text.includes("internal error");
+}
