@@ -1,0 +1,27 @@
+/**
+ * Reading and writing `manifest.json`. Types come from manifest-types.ts (no arktype); the
+ * validator is loaded only when a manifest is parsed.
+ */
+import { renderJson } from "./json-text.ts";
+import type { Manifest } from "./manifest-types.ts";
+import { parseJsonFormat } from "./parse-json-format.ts";
+
+export type { Manifest, ManifestTask, TaskMetadata } from "./manifest-types.ts";
+export { renderJson };
+
+/**
+ * Parses and validates manifest text. Throws UserError
+ * `<where> is not a valid dataset manifest: <problem>` (spec §4.4). Keys come back in model order
+ * and absent optional keys as null, as the reference's model dump has them.
+ */
+export function parseManifest(text: string, where: string): Promise<Manifest> {
+  return parseJsonFormat<Manifest>("manifest", "dataset manifest", text, where);
+}
+
+/** The manifest file's text: keys in model order, `generated_from` left out when null (§2.1). */
+export function renderManifest(manifest: Manifest): string {
+  const { dataset, version, generated_from, tasks } = manifest;
+  return renderJson(
+    generated_from === null || generated_from === undefined ? { dataset, version, tasks } : { dataset, version, generated_from, tasks },
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * Shared reading of a JSON document against a format, with the one-line failure the reference
+ * prints: `<where> is not a valid <noun>: <problem>`. Loads arktype lazily.
+ */
+import { UserError } from "../errors.ts";
+import type { FormatName } from "./schemas.ts";
+
+const MAX_LISTED = 3;
+
+/** The problems of one document as one line (pydantic's several errors, joined). */
+export function problemLine(problems: readonly string[]): string {
+  const shown = problems.slice(0, MAX_LISTED).join("; ");
+  const more = problems.length - MAX_LISTED;
+  return more > 0 ? `${shown} (and ${more} more)` : shown;
+}
+
+export async function parseJsonFormat<T>(name: FormatName, noun: string, text: string, where: string): Promise<T> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new UserError(`${where} is not a valid ${noun}: ${(error as Error).message}`);
+  }
+  const { checkFormat } = await import("./schemas.ts");
+  const { formatProblem } = await import("./model-errors.ts");
+  const result = checkFormat<T>(name, data);
+  if (!result.ok) throw new UserError(`${where} is not a valid ${noun}: ${problemLine(result.problems.map(formatProblem))}`);
+  return result.value;
+}

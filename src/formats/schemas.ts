@@ -1,0 +1,101 @@
+/**
+ * Every dataset format by name: its arktype model, its exported JSON Schema (built once, lazily)
+ * and a checker that returns the typed, key-ordered value or pydantic-style problems. Importing
+ * this module loads arktype: import it lazily from commands.
+ */
+import type { Type } from "arktype";
+import { type ArkErrors, type } from "arktype";
+import { datasetInfoModel, datasetInfoModels } from "./dataset-info.ts";
+import { exportJsonSchema, type JsonSchema } from "./json-schema.ts";
+import {
+  imagesLockModel,
+  lockModels,
+  manifestModel,
+  manifestModels,
+  publicationRecordModel,
+  recordModels,
+} from "./manifest-model.ts";
+import type { ModelInfo } from "./model-info.ts";
+import { type ModelProblem, modelProblems } from "./model-errors.ts";
+import { stripStrings } from "./strip.ts";
+import { taskConfigModel, taskConfigModels } from "./task-config.ts";
+
+export type FormatName = "task" | "dataset" | "manifest" | "images-lock" | "publication-record";
+
+interface Format {
+  model: Type;
+  models: readonly ModelInfo[];
+}
+
+const formats: Record<FormatName, Format> = {
+  task: { model: taskConfigModel as Type, models: taskConfigModels },
+  dataset: { model: datasetInfoModel as Type, models: datasetInfoModels },
+  manifest: { model: manifestModel as Type, models: [...manifestModels, ...taskConfigModels] },
+  "images-lock": { model: imagesLockModel as Type, models: lockModels },
+  "publication-record": { model: publicationRecordModel as Type, models: recordModels },
+};
+
+/** The schemas that `dataset schema` exports, in the order it writes them, by file name. */
+export const EXPORTED_SCHEMAS: readonly { name: FormatName; file: string }[] = [
+  { name: "task", file: "task.schema.json" },
+  { name: "dataset", file: "dataset.schema.json" },
+  { name: "manifest", file: "manifest.schema.json" },
+  { name: "images-lock", file: "images-lock.schema.json" },
+];
+
+const schemaCache = new Map<FormatName, JsonSchema>();
+
+export function schemaOf(name: FormatName): JsonSchema {
+  let schema = schemaCache.get(name);
+  if (!schema) {
+    const { model, models } = formats[name];
+    schema = exportJsonSchema(model, models);
+    schemaCache.set(name, schema);
+  }
+  return schema;
+}
+
+export type CheckResult<T> = { ok: true; value: T } | { ok: false; problems: ModelProblem[] };
+
+/** Orders every object's keys as the schema declares them (model order), recursively. */
+function ordered(value: unknown, node: JsonSchema | undefined, root: JsonSchema): unknown {
+  if (Array.isArray(value)) return value.map((item) => ordered(item, schemaItems(node, root), root));
+  if (value === null || typeof value !== "object") return value;
+  const n = resolve(node, root);
+  const props = (n?.properties ?? {}) as Record<string, JsonSchema>;
+  const extra = typeof n?.additionalProperties === "object" ? (n.additionalProperties as JsonSchema) : undefined;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(props).length > 0 ? Object.keys(props).filter((k) => k in record) : Object.keys(record);
+  return Object.fromEntries(keys.map((k) => [k, ordered(record[k], props[k] ?? extra, root)]));
+}
+
+function resolve(node: JsonSchema | undefined, root: JsonSchema): JsonSchema | undefined {
+  if (!node) return undefined;
+  if (typeof node.$ref === "string") return (root.$defs as Record<string, JsonSchema>)[node.$ref.replace("#/$defs/", "")];
+  if (Array.isArray(node.anyOf)) {
+    const alt = (node.anyOf as JsonSchema[]).find((a) => a.type !== "null");
+    return resolve(alt, root);
+  }
+  return node;
+}
+
+function schemaItems(node: JsonSchema | undefined, root: JsonSchema): JsonSchema | undefined {
+  return resolve(node, root)?.items as JsonSchema | undefined;
+}
+
+/** Strips strings (as the reference models do), validates, and orders keys in model order. */
+export function checkFormat<T>(name: FormatName, input: unknown): CheckResult<T> {
+  const { model, models } = formats[name];
+  const stripped = stripStrings(input);
+  const root = schemaOf(name);
+  const rootName = (models[0] as ModelInfo).name;
+  const isMapping = stripped !== null && typeof stripped === "object" && !Array.isArray(stripped);
+  const out = isMapping ? model(stripped) : undefined;
+  const errors = out instanceof type.errors ? (out as ArkErrors) : undefined;
+  const problems = !isMapping || errors ? modelProblems(errors, root, stripped, rootName) : [];
+  if (!isMapping && problems.length === 0) {
+    problems.push({ loc: "", msg: `Input should be a valid dictionary or instance of ${rootName}` });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, value: ordered(out, root, root) as T };
+}
