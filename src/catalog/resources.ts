@@ -1,0 +1,108 @@
+/**
+ * Everything the service can answer, rendered once at start-up: bodies as bytes with their ETag
+ * and headers, so a request costs a map lookup (hashing every body per request, as Hono's etag
+ * middleware does, halves the throughput).
+ */
+import { createHash } from "node:crypto";
+import { compareCodePoints } from "../dataset/files-digest.ts";
+import { goJson, OrderedMap } from "./go-json.ts";
+import { caseImageRef, type CaseImageRef, normaliseRegistry, sortedFiles, taskDetail, taskSummary } from "./image-refs.ts";
+import type { ImagesLock, Manifest } from "../formats/manifest-types.ts";
+import { renderIndexPage } from "./index-page.ts";
+
+export interface CatalogData {
+  manifest: Manifest;
+  lock?: ImagesLock;
+  registry: string;
+}
+
+export interface Resource {
+  body: Uint8Array;
+  etag: string;
+  headers: Record<string, string>;
+  notModifiedHeaders: Record<string, string>;
+}
+
+/** Clients may reuse a response for a minute, then revalidate it cheaply with If-None-Match. */
+export const CACHE_CONTROL = "public, max-age=60";
+const JSON_TYPE = "application/json";
+
+export function resource(text: string, type: string, cacheControl = CACHE_CONTROL): Resource {
+  const body = new TextEncoder().encode(text);
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  const notModifiedHeaders = { etag, "cache-control": cacheControl };
+  return { body, etag, notModifiedHeaders, headers: { "content-type": type, ...notModifiedHeaders } };
+}
+
+export interface TaskResources {
+  detail: Resource;
+  metadata: Resource;
+}
+
+export interface CatalogResources {
+  tasks: Resource;
+  byId: Map<string, TaskResources>;
+  manifest: Resource;
+  lock?: Resource;
+  index: Resource;
+  health: Resource;
+  pinned: number;
+}
+
+/** `/manifest.json`: the manifest as loaded, compact, base/image unprefixed, tasks in file order. */
+function manifestBody(manifest: Manifest): string {
+  return goJson({
+    dataset: manifest.dataset,
+    version: manifest.version,
+    generated_from: manifest.generated_from ? manifest.generated_from : undefined,
+    tasks: manifest.tasks.map((t) => ({
+      id: t.id,
+      language: t.language,
+      project: t.project,
+      repository: t.repository,
+      base: t.base,
+      image: t.image,
+      arch: t.arch,
+      checks: t.checks,
+      files: sortedFiles(t.files),
+      metadata: t.metadata,
+    })),
+  });
+}
+
+function lockBody(lock: ImagesLock): string {
+  const ids = Object.keys(lock.images).sort(compareCodePoints);
+  return goJson({
+    dataset: lock.dataset,
+    version: lock.version,
+    images: new OrderedMap(ids.map((id) => [id, lock.images[id]])),
+  });
+}
+
+export function buildResources({ manifest, lock, registry: given }: CatalogData): CatalogResources {
+  const registry = normaliseRegistry(given);
+  const sorted = [...manifest.tasks].sort((a, b) => compareCodePoints(a.id, b.id));
+  const images = new Map<string, CaseImageRef>(sorted.map((t) => [t.id, caseImageRef(manifest, t, lock, registry)]));
+  const summaries = sorted.map((t) => taskSummary(t, images.get(t.id) as CaseImageRef, registry));
+  const byId = new Map<string, TaskResources>();
+  for (const task of sorted) {
+    byId.set(task.id, {
+      detail: resource(goJson(taskDetail(task, images.get(task.id) as CaseImageRef, registry)), JSON_TYPE),
+      metadata: resource(goJson(task.metadata), JSON_TYPE),
+    });
+  }
+  const pinned = [...images.values()].filter((i) => i.pinned).length;
+  return {
+    tasks: resource(goJson(summaries), JSON_TYPE),
+    byId,
+    manifest: resource(manifestBody(manifest), JSON_TYPE),
+    lock: lock ? resource(lockBody(lock), JSON_TYPE) : undefined,
+    index: resource(renderIndexPage(manifest, summaries, images, Boolean(lock)), "text/html; charset=utf-8"),
+    health: resource(
+      goJson({ status: "ok", dataset: manifest.dataset, version: manifest.version, tasks: sorted.length, pinned }),
+      JSON_TYPE,
+      "no-store",
+    ),
+    pinned,
+  };
+}
