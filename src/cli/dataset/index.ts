@@ -4,5 +4,7 @@ const load = (p: Promise<{ default: unknown }>) => p.then((m) => m.default as Re
 
 export default defineCommand({
   meta: { name: "dataset", description: "Validate task datasets and build their manifest, schemas and images lock" },
-  subCommands: {},
+  subCommands: {
+    items: () => load(import("./items.ts")),
+  },
 });

@@ -1,0 +1,69 @@
+/**
+ * What the `dataset items` and `dataset validate FILE.yaml` commands do with item datasets,
+ * behind the thin command files (which import this lazily).
+ */
+import { ExitCode, usageError } from "../errors.ts";
+import { err, out } from "../cli/output.ts";
+import { openDataset, readYamlFile, type SourceOverride } from "./dataset.ts";
+import { msg } from "./messages.ts";
+import { isMapping } from "./python.ts";
+import { fail } from "./refs.ts";
+import { validateItemDataset } from "./validate.ts";
+
+export function parseLimit(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw usageError(`ssebench dataset items: --limit must be a whole number >= 1 (got '${text}')`);
+  return Number(text);
+}
+
+function loadOverride(file: string): SourceOverride {
+  const doc = readYamlFile(file);
+  if (!isMapping(doc.value)) fail(doc.at([]), msg.overrideNotMapping(file));
+  return { value: doc.value, file: doc };
+}
+
+/** Writes text to stdout, waiting for the pipe to drain (memory stays bounded). */
+function stdoutWriter() {
+  const sink = Bun.stdout.writer({ highWaterMark: 1 << 16 });
+  let pending = 0;
+  return {
+    async write(text: string) {
+      sink.write(text);
+      pending += text.length;
+      if (pending >= 1 << 18) {
+        pending = 0;
+        await sink.flush();
+      }
+    },
+    async end() {
+      await sink.flush();
+    },
+  };
+}
+
+export async function runItems(file: string, options: { limit?: string; sourceOverride?: string }): Promise<number> {
+  const limit = parseLimit(options.limit);
+  const sourceOverride = options.sourceOverride ? loadOverride(options.sourceOverride) : undefined;
+  const dataset = await openDataset(file, { warn: err, ...(sourceOverride ? { sourceOverride } : {}) });
+  const stdout = stdoutWriter();
+  let count = 0;
+  for await (const batch of dataset.batches()) {
+    const take = limit === undefined ? batch : batch.slice(0, limit - count);
+    count += take.length;
+    let text = "";
+    for (const item of take) text += `${JSON.stringify(item)}\n`;
+    await stdout.write(text);
+    if (count === limit) break;
+  }
+  await stdout.end();
+  for (const problem of dataset.problems) err(problem);
+  return dataset.problems.length > 0 ? ExitCode.failure : ExitCode.ok;
+}
+
+export async function runValidate(file: string): Promise<number> {
+  const result = await validateItemDataset(file, err);
+  for (const problem of result.problems) err(problem);
+  if (result.problems.length > 0) return ExitCode.failure;
+  out(`${file}: ok, item dataset${result.skipped ? ` (${result.skipped})` : `, ${result.items} item${result.items === 1 ? "" : "s"}`}`);
+  return ExitCode.ok;
+}
