@@ -1,4 +1,57 @@
-/** Entry of the `ssebench-entrypoint` binary (the ENTRYPOINT of every run container). */
+/**
+ * Entry of the `ssebench-entrypoint` binary, the ENTRYPOINT of every run container
+ * (docs/container-contract.md). Kept light: the agent must be exec'd within ~50 ms of start.
+ */
+import { ExitCode, UserError } from "./errors.ts";
+import { msg } from "./runtime/messages.ts";
 import { VERSION } from "./version.ts";
 
-process.stdout.write(`ssebench-entrypoint ${VERSION}\n`);
+async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "--version") {
+    process.stdout.write(`ssebench-entrypoint ${VERSION}\n`);
+    return 0;
+  }
+  if (argv[0] === "artifact") return (await import("./runtime/artifact.ts")).writeManifest(process.env);
+  if (process.pid === 1) throw new UserError(msg.pid1());
+  if (argv[0] === "prepare") {
+    const { runPrepare } = await import("./runtime/prepare-command.ts");
+    return runPrepare(process.env);
+  }
+  let i = 0;
+  while (i < argv.length) {
+    const a = argv[i]!;
+    if (a === "--") {
+      i++;
+      break;
+    }
+    if (a === "--mode") {
+      const mode = argv[i + 1];
+      if (mode !== "sandbox") throw new UserError(mode === undefined ? msg.usage() : msg.unknownMode(mode), ExitCode.usage);
+      i += 2;
+      continue;
+    }
+    if (a.startsWith("--mode=")) {
+      if (a !== "--mode=sandbox") throw new UserError(msg.unknownMode(a.slice(7)), ExitCode.usage);
+      i++;
+      continue;
+    }
+    if (a.startsWith("-")) throw new UserError(msg.unknownFlag(a), ExitCode.usage);
+    break;
+  }
+  const agent = argv.slice(i);
+  if (agent.length === 0) throw new UserError(msg.usage(), ExitCode.usage);
+  const { runSandbox } = await import("./runtime/lifecycle.ts");
+  return runSandbox(agent, process.env);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof UserError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(e.exitCode);
+    }
+    process.stderr.write(`ssebench-entrypoint: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(ExitCode.internal);
+  },
+);

@@ -1,0 +1,65 @@
+/** The entrypoint's configuration: environment variables with defaults (docs/container-contract.md §2). */
+import { UserError } from "../errors.ts";
+import { msg } from "./messages.ts";
+
+export interface RuntimeConfig {
+  archive: string;
+  results: string;
+  taskRoot: string;
+  pluginsDir: string;
+  sourceOverride: string | undefined;
+  referencePatch: string;
+  work: string;
+  modelUser: string;
+  runnerUser: string;
+  agentTimeoutMs: number;
+  gradingTimeoutMs: number;
+  checkTimeoutMs: number;
+  graceMs: number;
+  pluginMinuteMs: number;
+  pluginSelection: string[] | undefined;
+  debug: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+function seconds(env: Env, name: string, fallback: number, integer: boolean): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback * 1000;
+  const ok = integer ? /^\d+$/.test(raw.trim()) : /^\d+(\.\d+)?$/.test(raw.trim());
+  const value = Number(raw);
+  if (!ok || !(value > 0 || (!integer && value === 0))) throw new UserError(msg.badNumber(name, raw));
+  return value * 1000;
+}
+
+export function pluginSelection(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  return raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/** Paths only; used by `prepare` and `artifact`, which need no archive. */
+export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
+  const archive = env.SSE_ARCHIVE ?? "";
+  if (needArchive && archive === "") throw new UserError(msg.archiveRequired());
+  return {
+    archive,
+    results: env.SSE_RESULTS || "/var/lib/ssebench/results",
+    taskRoot: env.SSE_TASK_ROOT || "/ssebench",
+    pluginsDir: env.SSE_PLUGINS_DIR || "/plugins",
+    sourceOverride: env.SSE_SOURCE || undefined,
+    referencePatch: env.SSE_REFERENCE_PATCH || "/reference/patch.diff",
+    work: env.SSE_WORK || "/var/lib/ssebench-work",
+    modelUser: env.SSE_MODEL_USER || "model",
+    runnerUser: env.SSE_RUNNER_USER || "sse-runner",
+    agentTimeoutMs: seconds(env, "TIMEOUT", 14400, true),
+    gradingTimeoutMs: seconds(env, "SSE_GRADING_TIMEOUT", 3600, false),
+    checkTimeoutMs: seconds(env, "SSE_CHECK_TIMEOUT", 1800, false),
+    graceMs: seconds(env, "SSE_KILL_GRACE", 3, false),
+    pluginMinuteMs: seconds(env, "SSE_PLUGIN_MINUTE", 60, false),
+    pluginSelection: pluginSelection(env.SSE_PLUGINS),
+    debug: (env.SSE_DEBUG ?? "") !== "",
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * Git operations as root with an empty configuration (no system/global config, no hooks): the
+ * squash that gives the agent one commit, and the capture of the agent's change against the
+ * root-only copy of that commit (the agent's own .git is never read).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { run } from "./fs-util.ts";
+
+export interface GitEnv {
+  home: string;
+}
+
+function env(g: GitEnv, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: g.home,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: join(g.home, "gitconfig"),
+    GIT_TERMINAL_PROMPT: "0",
+    ...extra,
+  };
+}
+
+export function gitHome(dir: string): GitEnv {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Trees change owner (model, sse-runner) while root works on them.
+  writeFileSync(join(dir, "gitconfig"), "[safe]\n\tdirectory = *\n[core]\n\thooksPath = /dev/null\n");
+  return { home: dir };
+}
+
+function git(g: GitEnv, args: string[], opts: { cwd?: string; extra?: Record<string, string>; stdin?: Uint8Array } = {}) {
+  const r = run(["git", ...args], { cwd: opts.cwd, env: env(g, opts.extra), stdin: opts.stdin });
+  if (!r.ok) throw new Error(`git ${args[0]} failed: ${(r.stderr || r.stdout).trim()}`);
+  return r;
+}
+
+/** Removes every .git below `source` and commits the tree as one commit; returns its id. */
+export function squash(g: GitEnv, source: string): string {
+  const rm = run(["find", source, "-name", ".git", "-prune", "-exec", "rm", "-rf", "{}", "+"]);
+  if (!rm.ok) throw new Error(`removing old .git folders failed: ${rm.stderr.trim()}`);
+  git(g, ["init", "-q"], { cwd: source });
+  git(g, ["config", "user.name", "SSEBench Agent"], { cwd: source });
+  git(g, ["config", "user.email", "agent@ssebench.invalid"], { cwd: source });
+  git(g, ["add", "-A"], { cwd: source });
+  git(g, ["-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "--allow-empty", "-m", "buggy commit"], { cwd: source });
+  return git(g, ["rev-parse", "HEAD"], { cwd: source }).stdout.trim();
+}
+
+/** `git diff --binary` of the agent's tree against `base`, with a private index. */
+export function capturePatch(g: GitEnv, gitDir: string, tree: string, base: string, index: string): Uint8Array {
+  const extra = { GIT_DIR: gitDir, GIT_WORK_TREE: tree, GIT_INDEX_FILE: index };
+  git(g, ["read-tree", base], { extra, cwd: tree });
+  git(g, ["add", "-A", "--ignore-errors", "."], { extra, cwd: tree });
+  return git(g, ["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", base], { extra, cwd: tree }).bytes;
+}

@@ -1,0 +1,155 @@
+/**
+ * Sandbox mode (docs/container-contract.md §5): set-up → agent phase with its hooks → end of the
+ * agent phase → grading with its hooks → result.json, plugin report, hand-over → agent's status.
+ */
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../errors.ts";
+import { selectPlugins } from "../formats/plugins.ts";
+import { notGraded, type PatchResult } from "../formats/result.ts";
+import { agentExtraNames, childEnv, LLM_VARS } from "./child-env.ts";
+import { readConfig } from "./config.ts";
+import { capturePatch, gitHome } from "./git.ts";
+import { grade } from "./grading.ts";
+import { lockDown, openTaskRootTo, returnArchive } from "./lockdown.ts";
+import { configureLog, log } from "./log.ts";
+import { msg } from "./messages.ts";
+import { loadPlugins } from "./plugin-config.ts";
+import { PluginRunner } from "./plugin-runner.ts";
+import { prepare, workPaths } from "./prepare.ts";
+import { start } from "./processes.ts";
+import { RunRecord } from "./run-record.ts";
+import { readTaskConfig, agentTaskBrief } from "./task.ts";
+import { killUserProcesses } from "./user-processes.ts";
+import { lookupUser } from "./users.ts";
+
+export const REFERENCE_AGENT = "ssebench:apply-reference";
+
+export async function runSandbox(agentArgv: string[], env: Record<string, string | undefined>): Promise<number> {
+  const cfg = readConfig(env, true);
+  configureLog({ debug: cfg.debug });
+  const task = readTaskConfig(cfg.taskRoot);
+  const source = cfg.sourceOverride ?? task.source;
+  const all = loadPlugins(cfg.pluginsDir);
+  const { selected, unknown } = selectPlugins(all, cfg.pluginSelection);
+  for (const name of unknown) log("WARN", "Requested plugin is not declared in plugins.yaml", { plugin: name });
+  if (selected.length > 0) log("INFO", "Plugins enabled", { plugins: selected.map((p) => p.name).join(",") });
+  const model = lookupUser(cfg.modelUser);
+  const runner = lookupUser(cfg.runnerUser);
+  if (model.uid === 0 || runner.uid === 0) throw new UserError(msg.noUser(model.uid === 0 ? cfg.modelUser : cfg.runnerUser));
+
+  const record = new RunRecord(cfg, model);
+  record.install();
+  const prepared = prepare(cfg.work, source, model);
+  const archiveOwner = lockDown(cfg, task, model);
+  record.archiveOwner = archiveOwner;
+  configureLog({ debug: cfg.debug, file: join(cfg.results, "entrypoint.log") });
+  const taskFile = join(cfg.work, "task.json");
+  writeFileSync(taskFile, agentTaskBrief(task, cfg.taskRoot), { mode: 0o644 });
+
+  const plugins = new PluginRunner(
+    { pluginsDir: cfg.pluginsDir, work: cfg.work, archive: cfg.archive, results: cfg.results, source, model, minuteMs: cfg.pluginMinuteMs, graceMs: cfg.graceMs, inherited: env },
+    selected,
+  );
+  record.plugins = plugins;
+
+  // Agent phase
+  record.phase = "the agent phase";
+  await record.gate(plugins.runBlocking("before-agent"));
+  plugins.startOn("on-agent");
+  const agentEnv = childEnv(env, model, ["SSE_DIFFICULTY", ...LLM_VARS, ...agentExtraNames(env)], {
+    SSE_ARCHIVE: cfg.archive,
+    SSE_SOURCE: source,
+    SSE_TASK_FILE: taskFile,
+  });
+  let argv = agentArgv;
+  let stdin: Uint8Array | undefined;
+  if (agentArgv.length === 1 && agentArgv[0] === REFERENCE_AGENT) {
+    argv = ["git", "apply", "--binary", "--whitespace=nowarn", "-"];
+    try {
+      stdin = readFileSync(cfg.referencePatch);
+    } catch (e) {
+      argv = ["/bin/sh", "-c", `echo "no reference patch at $0" >&2; exit 1`, cfg.referencePatch];
+    }
+  }
+  log("INFO", "Agent command", { argv: JSON.stringify(agentArgv), timeout_s: cfg.agentTimeoutMs / 1000 });
+  const agent = start({ argv, cwd: source, env: agentEnv, user: model, log: join(cfg.results, "agent.log"), stdin }, cfg.agentTimeoutMs, cfg.graceMs);
+  record.agentStartedAt = agent.startedAt;
+  const outcome = await record.gate(agent.done);
+  record.runtime.agent_duration = Math.round(outcome.durationMs / 1000);
+  record.runtime.agent_timeout = outcome.timedOut;
+  if (outcome.timedOut) log("WARN", "Agent execution timed out");
+  let startFailure: string | undefined;
+  if (outcome.exitCode === null) {
+    startFailure = `Failed to start agent: ${outcome.startError}`;
+    log("ERROR", "Failed to start agent", { err: outcome.startError });
+  }
+  const status = outcome.timedOut ? 124 : (outcome.exitCode ?? 1);
+  record.runtime.agent_exit_code = outcome.exitCode === null ? null : status;
+  log("INFO", "Agent finished", { status, seconds: record.runtime.agent_duration });
+
+  // End of the agent phase
+  await record.gate(plugins.awaitOn("on-agent", true));
+  let survivors = await record.gate(killUserProcesses(model));
+  await record.gate(plugins.runBlocking("after-agent"));
+  survivors = [...survivors, ...(await record.gate(killUserProcesses(model)))];
+  returnArchive(cfg, archiveOwner, model);
+  record.archiveReturned = true;
+
+  // Grading
+  record.phase = "grading";
+  let result: PatchResult;
+  if (startFailure) result = notGraded("infra", startFailure);
+  else if (survivors.length > 0) {
+    log("ERROR", "Failed to stop the agent's processes", { pids: survivors.join(",") });
+    result = notGraded(outcome.timedOut ? "agent_timeout" : "infra", msg.survivors(model.name, survivors));
+  } else {
+    result = await gradeRun();
+  }
+  record.patch = result;
+  record.writeResult();
+  await record.gate(plugins.awaitOn("on-grading", false));
+  await record.gate(plugins.runBlocking("after-grading"));
+  record.finish();
+  return status;
+
+  async function gradeRun(): Promise<PatchResult> {
+    openTaskRootTo(cfg, runner);
+    const paths = workPaths(cfg.work);
+    let patch: Uint8Array;
+    try {
+      patch = capturePatch(gitHome(paths.gitHome), join(prepared.pristine, ".git"), source, prepared.base, join(paths.state, "capture.index"));
+      record.finalPatch = patch;
+      writeFileSync(join(cfg.results, "final.patch"), patch, { mode: 0o644 });
+    } catch (e) {
+      return notGraded("infra", `Could not capture the agent's change: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    await record.gate(plugins.runBlocking("before-grading"));
+    plugins.startOn("on-grading");
+    log("INFO", "Grading start", { timeout_s: cfg.gradingTimeoutMs / 1000 });
+    const g = await record.gate(
+      grade({
+        taskRoot: cfg.taskRoot,
+        task,
+        pristine: prepared.pristine,
+        scratch: paths.scratch,
+        results: cfg.results,
+        runner,
+        patch,
+        inherited: env,
+        checkTimeoutMs: cfg.checkTimeoutMs,
+        gradingTimeoutMs: cfg.gradingTimeoutMs,
+        graceMs: cfg.graceMs,
+        onCheck: (c) => record.checks.push(c),
+      }),
+    );
+    record.runtime.evaluator_timeout = g.evaluatorTimeout;
+    log("INFO", g.result.status === "passed" ? "Patch success" : g.result.status === "failed" ? "Patch failed" : "Not graded", { reason: g.result.error_msg ?? "" });
+    return g.result;
+  }
+}
+
+export function resultsOwnerOf(results: string): { uid: number; gid: number } {
+  const st = statSync(results);
+  return { uid: st.uid, gid: st.gid };
+}

@@ -1,0 +1,34 @@
+/** Every user-facing text of the entrypoint; tests assert these exact strings. */
+export const msg = {
+  usage: () =>
+    "usage: ssebench-entrypoint [--mode sandbox] [--] <agent argv…> | prepare | artifact | --version",
+  unknownMode: (mode: string) => `ssebench-entrypoint: unknown mode "${mode}" (modes: sandbox)`,
+  unknownFlag: (flag: string) => `ssebench-entrypoint: unknown flag "${flag}"`,
+  pid1: () =>
+    "ssebench-entrypoint: refusing to run as PID 1: start the container with an init (docker run --init)",
+  archiveRequired: () => "ssebench-entrypoint: SSE_ARCHIVE environment variable is required",
+  badNumber: (name: string, value: string) =>
+    `ssebench-entrypoint: ${name}=${JSON.stringify(value)} is not a positive number of seconds`,
+  noUser: (name: string) =>
+    `ssebench-entrypoint: user "${name}" does not exist; the tool layer must create it`,
+  taskConfig: (path: string, problem: string) => `${path}: ${problem}`,
+  plugins: (problem: string) => `ssebench-entrypoint: invalid plugin configuration: ${problem}`,
+  prepareFailed: (problem: string) => `ssebench-entrypoint: preparing the source tree failed: ${problem}`,
+  // grading
+  buildFailed: () => "Build failed",
+  pocFailed: (poc: string) => `PoC failed: ${poc}`,
+  funcFailed: () => "Function test failed",
+  intentFailed: () => "Intent test failed",
+  applyFailed: () => "Patch apply failed",
+  noCheck: () => "No check ran",
+  gradingTimeout: (secs: number) => `Timeout (${secs}s)`,
+  interrupted: (signal: string, phase: string) => `Interrupted by ${signal} during ${phase}`,
+  survivors: (user: string, pids: number[]) =>
+    `processes of ${user} survived the end of the agent phase: ${pids.join(", ")}`,
+  scriptMissing: (check: string, path: string) => `${check} script ${path} is missing or not executable`,
+  graderCrash: (detail: string) => `Grader error: ${detail}`,
+  // plugins
+  pluginNoRunSh: (name: string, path: string) => `plugin "${name}": no executable run.sh at ${path}`,
+  pluginStoppedAtAgentEnd: () => "stopped at the end of the agent phase",
+  pluginExit: (code: number) => `exit status ${code}`,
+} as const;

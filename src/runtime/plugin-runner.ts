@@ -1,0 +1,188 @@
+/**
+ * Runs plugins at their hooks. Same-hook plugins run in parallel; `before`/`after` hooks block,
+ * `on` hooks run beside their phase and are awaited when it ends (on-agent ones are killed then).
+ * Logs go to a root-only folder while model may still run and are moved into
+ * $SSE_ARCHIVE/plugins/ at the end, so an agent cannot redirect root's writes with a symlink.
+ */
+import { chownSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Hook, PluginEntry } from "../formats/plugins.ts";
+import { childEnv, LLM_VARS } from "./child-env.ts";
+import { writeAtomic } from "./fs-util.ts";
+import { log } from "./log.ts";
+import { msg } from "./messages.ts";
+import { type Outcome, type Running, start } from "./processes.ts";
+import { type Account, root } from "./users.ts";
+
+export interface PluginResult {
+  name: string;
+  hook: Hook;
+  status: "ok" | "skipped" | "failed" | "timeout" | "error";
+  exit_code: number;
+  duration_seconds: number;
+  started: boolean;
+  error?: string;
+  reason?: string;
+}
+
+export interface PluginContext {
+  pluginsDir: string;
+  work: string;
+  archive: string;
+  results: string;
+  source: string;
+  model: Account;
+  minuteMs: number;
+  graceMs: number;
+  inherited: Record<string, string | undefined>;
+}
+
+interface Handle {
+  entry: PluginEntry;
+  running?: Running;
+  stoppedAtPhaseEnd: boolean;
+  result: Promise<PluginResult>;
+}
+
+const AGENT_HOOKS = new Set<Hook>(["before-agent", "on-agent", "after-agent"]);
+
+export class PluginRunner {
+  readonly results: PluginResult[] = [];
+  private readonly pending = new Map<Hook, Handle[]>();
+  private readonly logDir: string;
+
+  constructor(
+    private readonly ctx: PluginContext,
+    private readonly selected: PluginEntry[],
+  ) {
+    this.logDir = join(ctx.work, "plugin-logs");
+  }
+
+  async runBlocking(hook: Hook): Promise<void> {
+    const handles = this.launch(hook);
+    await Promise.all(handles.map((h) => h.result.then((r) => this.results.push(r))));
+  }
+
+  startOn(hook: Hook): void {
+    this.pending.set(hook, this.launch(hook));
+  }
+
+  /** Awaits the on-hook's plugins (recorded in start order); with `kill`, stops those still running. */
+  async awaitOn(hook: Hook, kill: boolean): Promise<void> {
+    const handles = this.pending.get(hook) ?? [];
+    this.pending.delete(hook);
+    if (kill) {
+      for (const h of handles) {
+        h.stoppedAtPhaseEnd = true;
+        void h.running?.stop(0);
+      }
+    }
+    for (const h of handles) this.results.push(await h.result);
+  }
+
+  /** Interrupt: stop every pending on-plugin and record it. */
+  async stopPending(): Promise<void> {
+    for (const hook of [...this.pending.keys()]) await this.awaitOn(hook, true);
+  }
+
+  private launch(hook: Hook): Handle[] {
+    return this.selected.filter((p) => p.hook === hook).map((p) => this.runOne(p));
+  }
+
+  private runOne(entry: PluginEntry): Handle {
+    const { ctx } = this;
+    const dir = join(ctx.pluginsDir, entry.name);
+    const runSh = join(dir, "run.sh");
+    const handle: Handle = { entry, stoppedAtPhaseEnd: false, result: Promise.resolve(undefined as never) };
+    const base = { name: entry.name, hook: entry.hook };
+    const fail = (error: string): PluginResult => ({ ...base, status: "error", exit_code: 0, duration_seconds: 0, started: false, error });
+    let st;
+    try {
+      st = statSync(runSh);
+    } catch {
+      st = undefined;
+    }
+    if (!st?.isFile() || (st.mode & 0o111) === 0) {
+      handle.result = Promise.resolve(fail(msg.pluginNoRunSh(entry.name, runSh)));
+      return handle;
+    }
+    const user = AGENT_HOOKS.has(entry.hook) ? ctx.model : root;
+    let skipDir: string;
+    try {
+      mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
+      mkdirSync(join(ctx.work, "skip"), { recursive: true, mode: 0o711 });
+      skipDir = mkdtempSync(join(ctx.work, "skip", `${entry.name}-`));
+      chownSync(skipDir, user.uid, user.gid);
+    } catch (e) {
+      handle.result = Promise.resolve(fail(e instanceof Error ? e.message : String(e)));
+      return handle;
+    }
+    const skipFile = join(skipDir, "skip");
+    const allow = [...(entry.llm ? LLM_VARS : []), "SSE_DIFFICULTY"];
+    const extra: Record<string, string> = {
+      SSE_ARCHIVE: ctx.archive,
+      SSE_SOURCE: ctx.source,
+      SSE_PLUGIN_NAME: entry.name,
+      SSE_PLUGIN_HOOK: entry.hook,
+      SSE_PLUGIN_SKIP_FILE: skipFile,
+      SSEBENCH_ENTRYPOINT: process.execPath,
+      ...(user === root ? { SSE_RESULTS: ctx.results } : {}),
+    };
+    const env = childEnv(ctx.inherited, user, allow, extra);
+    log("INFO", "Plugin start", { plugin: entry.name, hook: entry.hook, user: user.name, timeout_min: entry.timeout });
+    const running = start({ argv: [runSh], cwd: dir, env, user, log: join(this.logDir, `${entry.name}.log`) }, entry.timeout * ctx.minuteMs, 0);
+    handle.running = running;
+    handle.result = running.done.then((o) => {
+      const r = this.classify(entry, o, skipFile, handle.stoppedAtPhaseEnd);
+      rmSync(skipDir, { recursive: true, force: true });
+      return r;
+    });
+    return handle;
+  }
+
+  private classify(entry: PluginEntry, o: Outcome, skipFile: string, stopped: boolean): PluginResult {
+    const base = { name: entry.name, hook: entry.hook, duration_seconds: Math.round(o.durationMs) / 1000 };
+    if (o.exitCode === null) return { ...base, status: "error", exit_code: 0, duration_seconds: 0, started: false, error: o.startError ?? "could not start" };
+    if (o.timedOut) {
+      log("WARN", "Plugin timed out", { plugin: entry.name, timeout_min: entry.timeout });
+      return { ...base, status: "timeout", exit_code: 124, started: true };
+    }
+    if (stopped && o.exitCode !== 0) return { ...base, status: "failed", exit_code: o.exitCode, started: true, error: msg.pluginStoppedAtAgentEnd() };
+    if (o.exitCode !== 0) {
+      log("WARN", "Plugin failed", { plugin: entry.name, exit_code: o.exitCode });
+      return { ...base, status: "failed", exit_code: o.exitCode, started: true, error: msg.pluginExit(o.exitCode) };
+    }
+    const reason = readSkipReason(skipFile);
+    if (reason) {
+      log("WARN", "Plugin skipped", { plugin: entry.name, reason });
+      return { ...base, status: "skipped", exit_code: 0, started: true, reason };
+    }
+    log("INFO", "Plugin finished", { plugin: entry.name, seconds: base.duration_seconds });
+    return { ...base, status: "ok", exit_code: 0, started: true };
+  }
+
+  /** Moves the logs into $SSE_ARCHIVE/plugins and writes results.json (only if a plugin ran). */
+  writeReport(): void {
+    if (this.results.length === 0 && this.selected.length === 0) return;
+    const out = join(this.ctx.archive, "plugins");
+    rmSync(out, { recursive: true, force: true }); // whatever the agent left there is not ours
+    mkdirSync(out, { recursive: true, mode: 0o755 });
+    for (const p of this.selected) {
+      try {
+        copyFileSync(join(this.logDir, `${p.name}.log`), join(out, `${p.name}.log`));
+      } catch {
+        // never started: no log
+      }
+    }
+    if (this.results.length > 0) writeAtomic(join(out, "results.json"), `${JSON.stringify(this.results, null, 2)}\n`);
+  }
+}
+
+function readSkipReason(path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isFile()) return undefined;
+    return readFileSync(path, "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Children in their own session/process group, bounded by a time limit: TERM the group, a short
+ * grace, KILL the group. Output goes straight to a log file descriptor, so there is no pipe a
+ * grandchild could hold open. Every live group is registered so an interrupt can kill them all.
+ */
+import { closeSync, openSync } from "node:fs";
+import { constants } from "node:os";
+import type { Account } from "./users.ts";
+
+const liveGroups = new Set<number>();
+
+export interface SpawnSpec {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  user: Account;
+  /** Log file; output is appended. */
+  log: string;
+  stdin?: Uint8Array;
+}
+
+export interface Outcome {
+  /** Exit code, 128+N when killed by signal N; null when it could not start. */
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  startError?: string;
+}
+
+export interface Running {
+  pid: number;
+  startedAt: number;
+  done: Promise<Outcome>;
+  /** TERM, grace, KILL; resolves when the leader is gone. */
+  stop: (graceMs: number) => Promise<void>;
+}
+
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already gone
+  }
+}
+
+function codeOf(proc: Bun.Subprocess): number {
+  if (proc.exitCode !== null) return proc.exitCode;
+  const sig = proc.signalCode as keyof typeof constants.signals | null;
+  return 128 + (sig ? (constants.signals[sig] ?? 0) : 0);
+}
+
+export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Running {
+  const startedAt = performance.now();
+  const fd = openSync(spec.log, "a", 0o644);
+  let proc: Bun.Subprocess;
+  try {
+    proc = Bun.spawn(spec.argv, {
+      cwd: spec.cwd,
+      env: spec.env,
+      uid: spec.user.uid,
+      gid: spec.user.gid,
+      detached: true,
+      stdin: spec.stdin ? new Blob([spec.stdin]) : "ignore",
+      stdout: fd,
+      stderr: fd,
+    });
+  } catch (e) {
+    closeSync(fd);
+    const startError = e instanceof Error ? e.message : String(e);
+    const done = Promise.resolve<Outcome>({ exitCode: null, timedOut: false, durationMs: 0, startError });
+    return { pid: -1, startedAt, done, stop: async () => {} };
+  }
+  closeSync(fd);
+  const pgid = proc.pid;
+  liveGroups.add(pgid);
+  let timedOut = false;
+  const stop = async (grace: number) => {
+    signalGroup(pgid, "SIGTERM");
+    let timer: Timer | undefined;
+    await Promise.race([proc.exited, new Promise((r) => (timer = setTimeout(r, grace)))]);
+    clearTimeout(timer);
+    signalGroup(pgid, "SIGKILL");
+    await proc.exited;
+  };
+  const limit = setTimeout(() => {
+    timedOut = true;
+    void stop(graceMs);
+  }, limitMs);
+  const done = proc.exited.then(() => {
+    clearTimeout(limit);
+    // Background children outlive their leader: the group goes with it.
+    signalGroup(pgid, "SIGKILL");
+    liveGroups.delete(pgid);
+    return { exitCode: codeOf(proc), timedOut, durationMs: performance.now() - startedAt };
+  });
+  return { pid: proc.pid, startedAt, done, stop };
+}
+
+/** Kills every group still registered (interrupt path). */
+export async function stopAllGroups(graceMs: number): Promise<void> {
+  const groups = [...liveGroups];
+  for (const g of groups) signalGroup(g, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (groups.some(alive) && Date.now() < deadline) await Bun.sleep(10);
+  for (const g of groups) signalGroup(g, "SIGKILL");
+}
+
+function alive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * What is known about the run so far, and the two ways it ends: normally (`finish`) or by
+ * SIGTERM/SIGINT (`interrupt`: kill every group and model's processes, write what is known,
+ * exit 128+N). After an interrupt the main flow is parked at its next `gate` so nothing it does
+ * races the interrupt's writes.
+ */
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { constants } from "node:os";
+import { type CheckRecord, notGraded, type PatchResult, renderResult, type RuntimeResult } from "../formats/result.ts";
+import type { RuntimeConfig } from "./config.ts";
+import { chownTree, writeAtomic } from "./fs-util.ts";
+import { type Owner, returnArchive } from "./lockdown.ts";
+import { log } from "./log.ts";
+import { msg } from "./messages.ts";
+import type { PluginRunner } from "./plugin-runner.ts";
+import { stopAllGroups } from "./processes.ts";
+import { killUserProcesses } from "./user-processes.ts";
+import type { Account } from "./users.ts";
+
+export class RunRecord {
+  phase = "set-up";
+  plugins?: PluginRunner;
+  archiveOwner?: Owner;
+  archiveReturned = false;
+  agentStartedAt?: number;
+  patch?: PatchResult;
+  finalPatch?: Uint8Array;
+  checks: CheckRecord[] = [];
+  runtime: RuntimeResult = { agent_duration: 0, agent_timeout: false, evaluator_timeout: false, agent_exit_code: null };
+  private interrupted?: NodeJS.Signals;
+  private readonly resultsOwner: Owner;
+
+  constructor(
+    private readonly cfg: RuntimeConfig,
+    private readonly model: Account,
+  ) {
+    mkdirSync(cfg.results, { recursive: true, mode: 0o755 });
+    const st = statSync(cfg.results);
+    this.resultsOwner = { uid: st.uid, gid: st.gid };
+  }
+
+  install(): void {
+    for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void this.interrupt(sig));
+  }
+
+  /** Passes a phase's promise through, unless the run was interrupted (then never settles). */
+  gate<T>(p: Promise<T>): Promise<T> {
+    return p.then((v) => (this.interrupted ? new Promise<T>(() => {}) : v));
+  }
+
+  writeResult(): void {
+    if (!this.patch) return;
+    writeAtomic(join(this.cfg.results, "result.json"), renderResult(this.patch, this.runtime));
+  }
+
+  /** Final writes: result.json again (a root plugin cannot change the grade), report, hand-over. */
+  finish(): void {
+    if (this.interrupted) return;
+    this.writeResult();
+    if (this.finalPatch) writeFileSync(join(this.cfg.results, "final.patch"), this.finalPatch, { mode: 0o644 });
+    this.handOver();
+  }
+
+  private handOver(): void {
+    try {
+      this.plugins?.writeReport();
+    } catch (e) {
+      log("WARN", "Could not write the plugin report", { err: e instanceof Error ? e.message : String(e) });
+    }
+    const { uid, gid } = this.resultsOwner;
+    chownTree(this.cfg.results, uid, gid);
+    if (this.archiveOwner) chownTree(this.cfg.archive, this.archiveOwner.uid, this.archiveOwner.gid);
+  }
+
+  private async interrupt(signal: NodeJS.Signals): Promise<void> {
+    if (this.interrupted) return;
+    this.interrupted = signal;
+    log("WARN", "Interrupted; stopping every process", { signal, phase: this.phase });
+    await stopAllGroups(this.cfg.graceMs);
+    await this.plugins?.stopPending();
+    if (this.model.uid !== 0) await killUserProcesses(this.model);
+    if (this.archiveOwner && !this.archiveReturned) returnArchive(this.cfg, this.archiveOwner, this.model);
+    if (this.agentStartedAt !== undefined && this.phase === "the agent phase") {
+      this.runtime.agent_duration = Math.round((performance.now() - this.agentStartedAt) / 1000);
+    }
+    this.patch = notGraded("interrupted", msg.interrupted(signal, this.phase), this.checks);
+    try {
+      this.writeResult();
+      this.handOver();
+    } finally {
+      process.exit(128 + (constants.signals[signal] ?? 15));
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/** The parts of `<task root>/config.yaml` the runtime needs, read without the dataset model (no arktype). */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { UserError } from "../errors.ts";
+import { msg } from "./messages.ts";
+
+export interface TaskConfig {
+  id: string;
+  project: string;
+  language: string;
+  source: string;
+  description: { issue: string | null; bugDescription: string | null; crashReports: string[] };
+  scripts: { build: string | null; run: string | null; test: string | null };
+  files: { patch: string | null; futureTest: string | null; poc: string[] };
+}
+
+type Obj = Record<string, unknown>;
+
+export function readTaskConfig(taskRoot: string): TaskConfig {
+  const path = join(taskRoot, "config.yaml");
+  const fail = (problem: string) => new UserError(msg.taskConfig(path, problem));
+  let doc: unknown;
+  try {
+    doc = parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw fail(e instanceof Error ? e.message.split("\n")[0]! : String(e));
+  }
+  if (!isObj(doc)) throw fail("not a mapping");
+  const str = (o: Obj, key: string, where: string): string | null => {
+    const v = o[key];
+    if (v === undefined || v === null) return null;
+    if (typeof v !== "string") throw fail(`${where}${key} must be a string`);
+    const t = v.trim();
+    if (t.startsWith("/") && where !== "") throw fail(`${where}${key} must be relative to the task root`);
+    return t === "" ? null : t;
+  };
+  const list = (o: Obj, key: string, where: string): string[] => {
+    const v = o[key];
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw fail(`${where}${key} must be a list of paths`);
+    return v.map((x: string) => x.trim());
+  };
+  const source = str(doc, "source", "");
+  if (!source || !source.startsWith("/")) throw fail("source must be an absolute path");
+  const scripts = isObj(doc.scripts) ? doc.scripts : {};
+  const files = isObj(doc.files) ? doc.files : {};
+  const td = isObj(doc.task_description) ? doc.task_description : {};
+  return {
+    id: String(doc.id ?? ""),
+    project: String(doc.project ?? ""),
+    language: String(doc.language ?? ""),
+    source,
+    description: {
+      issue: typeof td.issue === "string" ? td.issue : null,
+      bugDescription: typeof td.bug_description === "string" ? td.bug_description : null,
+      crashReports: list(td, "crash_report", "task_description."),
+    },
+    scripts: { build: str(scripts, "build", "scripts."), run: str(scripts, "run", "scripts."), test: str(scripts, "test", "scripts.") },
+    files: { patch: str(files, "patch", "files."), futureTest: str(files, "future_test", "files."), poc: list(files, "poc", "files.") },
+  };
+}
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The agent's view of the task (SSE_TASK_FILE): description and crash reports, no answers. */
+export function agentTaskBrief(task: TaskConfig, taskRoot: string): string {
+  const crash_reports = task.description.crashReports.map((p) => {
+    let text = "";
+    try {
+      text = readFileSync(join(taskRoot, p), "utf8");
+    } catch {
+      // a missing report leaves an empty text; the dataset validator reports it
+    }
+    return { path: p, text };
+  });
+  const { id, project, language, source } = task;
+  const brief = { id, project, language, source, issue: task.description.issue, bug_description: task.description.bugDescription, crash_reports };
+  return `${JSON.stringify(brief, null, 2)}\n`;
+}

@@ -1,0 +1,156 @@
+/**
+ * Runs the compiled entrypoint on the host as root with every path in a temporary folder: real
+ * users (created here when missing, as CI starts from a fresh Debian machine), real uid
+ * switching, real process groups. Build first: `bun run build`.
+ */
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { entrypointBin, repoRoot, tempDir } from "../helpers/cli.ts";
+
+export const fixture = join(import.meta.dir, "fixtures/demo-task");
+
+function passwdHas(name: string): boolean {
+  return readFileSync("/etc/passwd", "utf8").split("\n").some((l) => l.startsWith(`${name}:`));
+}
+
+function uidTaken(uid: number): boolean {
+  return readFileSync("/etc/passwd", "utf8").split("\n").some((l) => l.split(":")[2] === String(uid));
+}
+
+/** `model` (uid 1000 when free) and `sse-runner`, as the tool layer creates them. */
+export function ensureUsers(): void {
+  if (process.getuid?.() !== 0) throw new Error("the runtime tests run as root (they switch uids)");
+  const sh = (argv: string[]) => {
+    const r = Bun.spawnSync(argv, { stderr: "pipe" });
+    if (r.exitCode !== 0 && !r.stderr.toString().includes("already exists")) throw new Error(`${argv.join(" ")}: ${r.stderr}`);
+  };
+  if (!passwdHas("model")) sh(["useradd", "-m", "-s", "/bin/bash", ...(uidTaken(1000) ? [] : ["-u", "1000"]), "model"]);
+  if (!passwdHas("sse-runner")) sh(["useradd", "-r", "-U", "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", "sse-runner"]);
+}
+
+export function uidOf(name: string): number {
+  const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith(`${name}:`));
+  return Number(line?.split(":")[2]);
+}
+
+export interface RunDirs {
+  base: string;
+  taskRoot: string;
+  source: string;
+  results: string;
+  archive: string;
+  work: string;
+  plugins: string;
+  reference: string;
+  env: Record<string, string>;
+  cleanup: () => void;
+}
+
+export interface PluginSpec {
+  name: string;
+  hook: string;
+  llm?: boolean;
+  enabled?: boolean;
+  timeout?: number;
+  script: string;
+}
+
+/** A fresh run: the demo task, its source, empty results/archive, and the given plugins. */
+export function newRun(opts: { plugins?: PluginSpec[]; pluginsYaml?: string; env?: Record<string, string> } = {}): RunDirs {
+  const t = tempDir("sse-rt-");
+  chmodSync(t.path, 0o755); // model and sse-runner must traverse to their folders
+  const d = (name: string) => join(t.path, name);
+  cpSync(join(fixture, "task"), d("task"), { recursive: true });
+  cpSync(join(fixture, "source"), d("src"), { recursive: true });
+  cpSync(join(fixture, "task/diffs/patch.diff"), d("reference/patch.diff"), { recursive: true });
+  mkdirSync(d("out/results"), { recursive: true });
+  mkdirSync(d("archive"));
+  mkdirSync(d("plugins"));
+  cpSync(join(repoRoot, "runtime/plugins/schema.json"), join(d("plugins"), "schema.json"));
+  const specs = opts.plugins ?? [];
+  const yaml =
+    opts.pluginsYaml ??
+    specs.map((p) => `- name: ${p.name}\n  enabled: ${p.enabled ?? true}\n  hook: ${p.hook}\n  llm: ${p.llm ?? false}\n  timeout: ${p.timeout ?? 1}\n`).join("");
+  writeFileSync(join(d("plugins"), "plugins.yaml"), yaml || "[]\n");
+  for (const p of specs) {
+    mkdirSync(join(d("plugins"), p.name));
+    writeFileSync(join(d("plugins"), p.name, "run.sh"), `#!/bin/sh\n${p.script}\n`, { mode: 0o755 });
+  }
+  const env: Record<string, string> = {
+    PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    SSE_ARCHIVE: d("archive"),
+    SSE_RESULTS: d("out/results"),
+    SSE_TASK_ROOT: d("task"),
+    SSE_PLUGINS_DIR: d("plugins"),
+    SSE_SOURCE: d("src"),
+    SSE_REFERENCE_PATCH: d("reference/patch.diff"),
+    SSE_WORK: d("work"),
+    SSE_KILL_GRACE: "0.3",
+    SSE_API_KEY: "sk-test-secret",
+    SSE_BASE_URL: "http://127.0.0.1:9/",
+    SSE_MODEL_NAME: "test-model",
+    TIMEOUT: "60",
+    ...opts.env,
+  };
+  return {
+    base: t.path,
+    taskRoot: d("task"),
+    source: d("src"),
+    results: d("out/results"),
+    archive: d("archive"),
+    work: d("work"),
+    plugins: d("plugins"),
+    reference: d("reference/patch.diff"),
+    env,
+    cleanup: t.cleanup,
+  };
+}
+
+export interface EntrypointRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  result: any;
+  pluginResults: any[] | undefined;
+}
+
+export async function runEntrypoint(dirs: RunDirs, argv: string[], opts: { onStart?: (proc: Bun.Subprocess) => void } = {}): Promise<EntrypointRun> {
+  const proc = Bun.spawn([entrypointBin, ...argv], { env: dirs.env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  opts.onStart?.(proc);
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const resultPath = join(dirs.results, "result.json");
+  const pluginsPath = join(dirs.archive, "plugins/results.json");
+  return {
+    exitCode,
+    stdout,
+    stderr,
+    result: existsSync(resultPath) ? JSON.parse(readFileSync(resultPath, "utf8")) : undefined,
+    pluginResults: existsSync(pluginsPath) ? JSON.parse(readFileSync(pluginsPath, "utf8")) : undefined,
+  };
+}
+
+/** A shell agent: `sh -c SCRIPT` (the argv is passed as argv, so no extra quoting). */
+export function shAgent(script: string): string[] {
+  return ["--", "/bin/sh", "-c", script];
+}
+
+/** Live (non-zombie) processes of a uid. */
+export function liveProcessesOf(uid: number): number[] {
+  const out: number[] = [];
+  for (const entry of require("node:fs").readdirSync("/proc") as string[]) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const s = readFileSync(`/proc/${entry}/status`, "utf8");
+      const state = /^State:\s+(\S)/m.exec(s)?.[1];
+      const uid0 = /^Uid:\s+(\d+)/m.exec(s)?.[1];
+      if (Number(uid0) === uid && state !== "Z" && state !== "X") out.push(Number(entry));
+    } catch {
+      // exited
+    }
+  }
+  return out;
+}
+
+export function removeQuietly(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}

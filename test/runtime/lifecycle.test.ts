@@ -1,0 +1,149 @@
+/** The sandbox lifecycle end to end: real users, real process groups, the compiled binary. */
+import { afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
+
+let dirs: RunDirs | undefined;
+beforeAll(ensureUsers);
+afterEach(() => dirs?.cleanup());
+
+describe("grading", () => {
+  test("the reference patch passes every check; final.patch, logs and ownership are in place", async () => {
+    dirs = newRun();
+    const r = await runEntrypoint(dirs, ["ssebench:apply-reference"]);
+    expect(r.exitCode).toBe(0);
+    const p = r.result.patch_result;
+    expect(Object.keys(r.result)).toEqual(["patch_result", "runtime_result"]);
+    expect(Object.keys(p)).toEqual(["status", "build_success", "pov_passed", "pov_total", "func_test_success", "intent_test_success", "error_msg", "error_log", "error_type", "checks"]);
+    expect(p).toMatchObject({ status: "passed", build_success: true, pov_passed: 1, pov_total: 1, func_test_success: true, intent_test_success: true, error_msg: null, error_type: null });
+    expect(p.checks.map((c: { check: string; status: string }) => `${c.check}:${c.status}`)).toEqual(["build:passed", "poc:passed", "function_test:passed", "intent_test:passed"]);
+    expect(Object.keys(r.result.runtime_result)).toEqual(["agent_duration", "agent_timeout", "evaluator_timeout", "agent_exit_code"]);
+    expect(r.result.runtime_result).toMatchObject({ agent_timeout: false, agent_exit_code: 0 });
+    expect(readFileSync(join(dirs.results, "final.patch"), "utf8")).toContain("+  input=$(printf %s");
+    for (const f of ["grading/build.log", "grading/poc-1.log", "agent.log", "entrypoint.log"]) expect(existsSync(join(dirs.results, f))).toBe(true);
+  });
+
+  test("an agent that changes nothing fails on the PoC, and the exit status is the agent's", async () => {
+    dirs = newRun();
+    const r = await runEntrypoint(dirs, shAgent("exit 3"));
+    expect(r.exitCode).toBe(3);
+    expect(r.result.runtime_result.agent_exit_code).toBe(3);
+    expect(r.result.patch_result).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, pov_total: 1, func_test_success: true, intent_test_success: false, error_msg: "PoC failed: pocs/poc.txt", error_type: null });
+    expect(r.result.patch_result.error_log).toContain("stack smashing detected");
+  });
+
+  test("a broken build stops the later checks", async () => {
+    dirs = newRun();
+    const r = await runEntrypoint(dirs, shAgent("echo 'if then' >> calc.sh"));
+    expect(r.result.patch_result).toMatchObject({ status: "failed", build_success: false, pov_total: null, func_test_success: null, intent_test_success: null, error_msg: "Build failed" });
+    expect(r.result.patch_result.checks).toHaveLength(1);
+  });
+
+  test("the patch is binary-safe and carries new, deleted, renamed and committed changes", async () => {
+    dirs = newRun();
+    const script = [
+      "printf '\\000\\001\\002\\377' > blob.bin",
+      "git mv README README.md",
+      "git rm -q tests/test_basic.sh",
+      "echo new > added.txt",
+      "git add -A && git -c user.name=a -c user.email=a@a commit -qm mine",
+      "rm -rf .git", // history games do not matter: the base is root's copy
+    ].join(" && ");
+    const r = await runEntrypoint(dirs, shAgent(script));
+    expect(r.exitCode).toBe(0);
+    const patch = readFileSync(join(dirs.results, "final.patch"), "utf8");
+    expect(patch).toContain("GIT binary patch");
+    expect(patch).toContain("rename from README");
+    expect(patch).toContain("deleted file mode");
+    expect(patch).toContain("new file mode");
+    expect(r.result.patch_result.build_success).toBe(true); // it applied to the pristine copy
+  });
+
+  test("a script that is missing is a grader error, not the agent's failure", async () => {
+    dirs = newRun();
+    Bun.spawnSync(["rm", join(dirs.taskRoot, "scripts/build.sh")]);
+    const r = await runEntrypoint(dirs, shAgent("true"));
+    expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "grader" });
+    expect(r.result.patch_result.error_msg).toContain("build script");
+  });
+
+  test("the whole grading limit gives error_type grading_timeout", async () => {
+    dirs = newRun({ env: { SSE_GRADING_TIMEOUT: "1" } });
+    Bun.spawnSync(["sh", "-c", `echo 'sleep 30' >> ${join(dirs.taskRoot, "scripts/build.sh")}`]);
+    const r = await runEntrypoint(dirs, shAgent("true"));
+    expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "grading_timeout", error_msg: "Timeout (1s)" });
+    expect(r.result.runtime_result.evaluator_timeout).toBe(true);
+  });
+});
+
+describe("agent", () => {
+  test("runs as model with no groups, argv kept as argv, an explicit environment", async () => {
+    dirs = newRun({ env: { SSE_SECRET_INTERNAL: "x", GOFLAGS: "-mod=vendor" } });
+    const r = await runEntrypoint(dirs, ["--", "/bin/sh", "-c", 'printf "%s|" "$@" > "$SSE_ARCHIVE/args"; id -u > "$SSE_ARCHIVE/id"; grep ^Groups: /proc/self/status > "$SSE_ARCHIVE/groups"; env > "$SSE_ARCHIVE/env"', "sh", "two words", "it's", "$HOME"]);
+    expect(r.exitCode).toBe(0);
+    const read = (f: string) => readFileSync(join(dirs!.archive, f), "utf8");
+    expect(read("args")).toBe("two words|it's|$HOME|");
+    expect(Number(read("id"))).toBe(uidOf("model"));
+    expect(read("groups").trim()).toBe("Groups:");
+    const env = read("env");
+    expect(env).toContain("USER=model");
+    expect(env).toContain("HOME=/home/model");
+    expect(env).toContain("SSE_API_KEY=sk-test-secret");
+    expect(env).toContain("GOFLAGS=-mod=vendor");
+    expect(env).not.toContain("SSE_SECRET_INTERNAL");
+    expect(env).not.toContain("SSE_RESULTS");
+    expect(env).not.toContain("SSE_REFERENCE_PATCH");
+    const task = JSON.parse(readFileSync(env.match(/SSE_TASK_FILE=(.*)/)![1]!, "utf8"));
+    expect(task).toMatchObject({ id: "demo-calc", issue: "calc crashes on long inputs" });
+    expect(task.crash_reports[0].text).toContain("overflow");
+    // The archive goes back to its owner, the results to theirs.
+    expect(statSync(join(dirs.archive, "env")).uid).toBe(0);
+  });
+
+  test("TIMEOUT: TERM, grace, KILL of the group, 124, and no grandchild outlives it", async () => {
+    dirs = newRun({ env: { TIMEOUT: "1" } });
+    const started = performance.now();
+    const r = await runEntrypoint(dirs, shAgent("(trap '' TERM; sleep 300) & setsid sh -c 'sleep 301' & trap '' TERM; sleep 302"));
+    expect(r.exitCode).toBe(124);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(r.result.runtime_result).toMatchObject({ agent_timeout: true, agent_exit_code: 124 });
+    expect(r.result.patch_result.status).toBe("failed"); // still graded
+    expect(liveProcessesOf(uidOf("model"))).toEqual([]);
+  });
+
+  test("an agent that cannot start is an infra error", async () => {
+    dirs = newRun();
+    const r = await runEntrypoint(dirs, ["--", "/nonexistent/agent"]);
+    expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "infra" });
+    expect(r.result.patch_result.error_msg).toStartWith("Failed to start agent");
+  });
+});
+
+describe("command line", () => {
+  test("usage errors exit 2 with one line", async () => {
+    dirs = newRun();
+    for (const argv of [[], ["--mode", "sidecar", "true"], ["--bogus", "true"]]) {
+      const r = await runEntrypoint(dirs, argv);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
+
+  test("missing SSE_ARCHIVE or a bad TIMEOUT stops before the agent", async () => {
+    dirs = newRun();
+    delete dirs.env.SSE_ARCHIVE;
+    let r = await runEntrypoint(dirs, shAgent("touch /tmp/should-not-run"));
+    expect(r).toMatchObject({ exitCode: 1, stderr: "ssebench-entrypoint: SSE_ARCHIVE environment variable is required\n" });
+    dirs.env.SSE_ARCHIVE = dirs.archive;
+    dirs.env.TIMEOUT = "soon";
+    r = await runEntrypoint(dirs, shAgent("true"));
+    expect(r).toMatchObject({ exitCode: 1, stderr: 'ssebench-entrypoint: TIMEOUT="soon" is not a positive number of seconds\n' });
+  });
+
+  test("--version", async () => {
+    dirs = newRun();
+    const r = await runEntrypoint(dirs, ["--version"]);
+    expect(r.stdout).toMatch(/^ssebench-entrypoint \d+\.\d+\.\d+\n$/);
+  });
+});
