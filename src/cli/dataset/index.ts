@@ -5,6 +5,8 @@ const load = (p: Promise<{ default: unknown }>) => p.then((m) => m.default as Re
 export default defineCommand({
   meta: { name: "dataset", description: "Validate task datasets and build their manifest, schemas and images lock" },
   subCommands: {
+    validate: () => load(import("./validate.ts")),
+    manifest: () => load(import("./manifest.ts")),
     items: () => load(import("./items.ts")),
   },
 });

@@ -1,0 +1,76 @@
+/**
+ * `ssebench dataset manifest` (spec §2.2): write, print or check the manifest of a dataset.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { UserError, describeCause, usageError } from "../errors.ts";
+import { renderManifest } from "../formats/manifest.ts";
+import type { Manifest } from "../formats/manifest-types.ts";
+import { MANIFEST_FILE } from "../formats/patterns.ts";
+import { buildManifest, datasetName } from "./build-manifest.ts";
+import { datasetDir } from "./locate.ts";
+import { manifestMessages as m, reportMessages as rm } from "./messages.ts";
+import { pythonSplitLines } from "./python-text.ts";
+import { unifiedDiff } from "./unified-diff.ts";
+import { type LoadedDataset, formatErrors, isValidDataset, loadDataset } from "./validate.ts";
+
+export interface ManifestOptions {
+  dir?: string;
+  output?: string;
+  check?: boolean;
+  generatedFrom?: string;
+}
+
+export interface CommandOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+const MAX_DIFF_LINES = 40;
+
+/** Validates and builds the manifest, or returns the failure output naming `failureLine`. */
+export function manifestOrFailure(
+  d: LoadedDataset,
+  failureLine: (dir: string) => string,
+  generatedFrom?: string | null,
+): { manifest: Manifest } | { failure: CommandOutput } {
+  const name = isValidDataset(d) ? datasetName(d) : undefined;
+  if (name === undefined || !isValidDataset(d)) {
+    return { failure: { stdout: "", stderr: `${formatErrors(d)}\n${failureLine(d.dir)}\n`, exitCode: 1 } };
+  }
+  return { manifest: buildManifest(d, name, generatedFrom) };
+}
+
+function recordedCommit(text: string): string | undefined {
+  try {
+    const data: unknown = JSON.parse(text);
+    const value = data && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>).generated_from : undefined;
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function runManifest(opts: ManifestOptions): CommandOutput {
+  if (opts.check && opts.output === "-") throw usageError(m.checkNeedsFile);
+  const dir = datasetDir(opts.dir);
+  const target = opts.output ?? join(dir, MANIFEST_FILE);
+  const current = opts.check && existsSync(target) ? readFileSync(target, "utf8") : "";
+  const generatedFrom = opts.generatedFrom ?? (opts.check ? recordedCommit(current) : undefined);
+  const built = manifestOrFailure(loadDataset(dir), rm.noManifest, generatedFrom);
+  if ("failure" in built) return built.failure;
+  const text = renderManifest(built.manifest);
+  if (opts.output === "-") return { stdout: text, stderr: "", exitCode: 0 };
+  if (opts.check) {
+    if (current === text) return { stdout: `${m.upToDate(target)}\n`, stderr: "", exitCode: 0 };
+    const diff = unifiedDiff(pythonSplitLines(current), pythonSplitLines(text), target, "generated").slice(0, MAX_DIFF_LINES);
+    return { stdout: "", stderr: `${[...diff, m.outOfDate(target)].join("\n")}\n`, exitCode: 1 };
+  }
+  try {
+    writeFileSync(target, text);
+  } catch (error) {
+    throw new UserError(m.cannotWrite(target, describeCause(error)));
+  }
+  return { stdout: `${m.wrote(target, built.manifest.tasks.length)}\n`, stderr: "", exitCode: 0 };
+}

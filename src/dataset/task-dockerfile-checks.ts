@@ -1,0 +1,80 @@
+/**
+ * Per-task checks that need the Dockerfile (spec §1.2 steps 3–7): the base image, the COPY
+ * sources, and that every path of the config ends up under /ssebench in the case image.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describeCause } from "../errors.ts";
+import type { TaskMetadata } from "../formats/manifest-types.ts";
+import { CONFIG_FILE, IMAGE_ROOT, REGISTRY_ARG, REGISTRY_PREFIX } from "../formats/patterns.ts";
+import { type Dockerfile, DockerfileError, isPinned, parseDockerfile, resolveImagePath } from "./dockerfile.ts";
+import { taskMessages as m } from "./messages.ts";
+import { posixNormpath } from "./python-text.ts";
+
+interface TaskUnderCheck {
+  dir: string;
+  errors: string[];
+  config?: TaskMetadata;
+  dockerfile?: Dockerfile;
+}
+
+function readDockerfile(task: TaskUnderCheck): Dockerfile | undefined {
+  const path = join(task.dir, "Dockerfile");
+  if (!existsSync(path)) return void task.errors.push(m.dockerfileMissing);
+  try {
+    if (!statSync(path).isFile()) return void task.errors.push(m.dockerfileProblem("not a regular file"));
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(path));
+    return parseDockerfile(text);
+  } catch (error) {
+    if (error instanceof TypeError) return void task.errors.push(m.dockerfileProblem("not UTF-8 text"));
+    task.errors.push(m.dockerfileProblem(error instanceof DockerfileError ? error.message : describeCause(error)));
+    return undefined;
+  }
+}
+
+function checkBase(task: TaskUnderCheck, dockerfile: Dockerfile): void {
+  const base = dockerfile.final.image;
+  if (!base.startsWith(REGISTRY_PREFIX)) task.errors.push(m.lastFromNotRegistry(base));
+  else if (!dockerfile.globalArgs.has(REGISTRY_ARG)) task.errors.push(m.registryArgMissing);
+  else if (!isPinned(base.slice(REGISTRY_PREFIX.length))) task.errors.push(m.baseNotPinned(base.slice(REGISTRY_PREFIX.length)));
+}
+
+/** The config's paths in the reference's order, with the names its messages use. */
+function configPaths(config: TaskMetadata): [string, string][] {
+  const { scripts, files, task_description } = config;
+  const single: [string, string | null][] = [
+    ["scripts.build", scripts.build],
+    ["scripts.run", scripts.run],
+    ["scripts.test", scripts.test],
+    ["files.patch", files.patch],
+    ["files.future_test", files.future_test],
+    ["files.security_test", files.security_test],
+    ["files.intent_test", files.intent_test],
+  ];
+  return [
+    ...single.filter((entry): entry is [string, string] => Boolean(entry[1])),
+    ...(files.poc ?? []).map((v, i): [string, string] => [`files.poc[${i}]`, v]),
+    ...(task_description.crash_report ?? []).map((v, i): [string, string] => [`task_description.crash_report[${i}]`, v]),
+  ];
+}
+
+export function checkDockerfile(task: TaskUnderCheck): void {
+  const dockerfile = readDockerfile(task);
+  if (!dockerfile) return;
+  task.dockerfile = dockerfile;
+  checkBase(task, dockerfile);
+  for (const { source } of dockerfile.final.copies) {
+    if (source === ".." || source.startsWith("../")) task.errors.push(m.copiesOutside(source));
+    else if (!existsSync(join(task.dir, source))) task.errors.push(m.copiesMissing(source));
+  }
+  const safe = { ...dockerfile, final: { ...dockerfile.final, copies: dockerfile.final.copies.filter((c) => !c.source.startsWith("..")) } };
+  if (resolveImagePath(task.dir, safe, `${IMAGE_ROOT}/config.yaml`) !== join(task.dir, CONFIG_FILE)) {
+    task.errors.push(m.configNotCopied);
+  }
+  if (!task.config) return;
+  for (const [name, value] of configPaths(task.config)) {
+    const imagePath = posixNormpath(`${IMAGE_ROOT}/${value}`);
+    if (!imagePath.startsWith(`${IMAGE_ROOT}/`)) task.errors.push(m.pathOutside(name, value));
+    else if (!resolveImagePath(task.dir, safe, imagePath)) task.errors.push(m.pathNotCopied(name, imagePath));
+  }
+}

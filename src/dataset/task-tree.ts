@@ -1,0 +1,75 @@
+/**
+ * Lists the files of a task folder the way the reference hashes them (every regular file,
+ * recursively, dotfiles included, POSIX paths sorted by code point) and finds what must not be
+ * in a task folder: symlinks that leave it. A dataset must not pull host files into an image, so
+ * such a link is an error rather than something to follow. Links inside the folder are kept: to a
+ * file it is listed (hashed by its target's bytes); to a directory it is not descended (as
+ * Python's rglob does not).
+ */
+import { type Dirent, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { describeCause } from "../errors.ts";
+import { sortByCodePoint } from "./files-digest.ts";
+import { taskMessages as m } from "./messages.ts";
+
+export interface TaskTree {
+  /** POSIX paths relative to the task folder, code-point sorted */
+  files: string[];
+  /** one line each, already prefixed with the path */
+  problems: string[];
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
+}
+
+export function walkTaskFolder(taskDir: string): TaskTree {
+  const files: string[] = [];
+  const problems: string[] = [];
+  let root: string;
+  try {
+    root = realpathSync(taskDir);
+  } catch (error) {
+    return { files, problems: [m.unreadableFile(".", describeCause(error))] };
+  }
+  const visit = (dir: string, prefix: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      problems.push(m.unreadableFile(prefix || ".", describeCause(error)));
+      return;
+    }
+    for (const entry of entries) {
+      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) visit(full, rel);
+      else if (entry.isFile()) files.push(rel);
+      else if (entry.isSymbolicLink()) {
+        const target = readlinkSync(full);
+        let resolved: string;
+        try {
+          resolved = realpathSync(full);
+        } catch {
+          problems.push(m.symlinkDangling(rel, target));
+          continue;
+        }
+        if (!isInside(root, resolved)) problems.push(m.symlinkOutside(rel, target));
+        else if (statSync(resolved).isFile()) files.push(rel);
+      }
+      // FIFOs, sockets and devices are not files of the task (Python's is_file() is false).
+    }
+  };
+  visit(root, "");
+  return { files: sortByCodePoint(files), problems };
+}
+
+/** True when `path` is a symlink (the task folder itself may not be one). */
+export function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

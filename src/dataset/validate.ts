@@ -1,0 +1,137 @@
+/**
+ * `dataset validate` (spec §1): loads a dataset folder, checks it in the reference's order and
+ * keeps what the manifest needs (valid configs, parsed Dockerfiles, file lists).
+ */
+import { existsSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { formatProblem } from "../formats/model-errors.ts";
+import type { DatasetInfo, TaskMetadata } from "../formats/manifest-types.ts";
+import { CONFIG_FILE, DATASET_FILE } from "../formats/patterns.ts";
+import { checkFormat } from "../formats/schemas.ts";
+import { compareCodePoints } from "./files-digest.ts";
+import { datasetMessages as dm, reportMessages as rm, taskMessages as tm } from "./messages.ts";
+import { checkDockerfile } from "./task-dockerfile-checks.ts";
+import type { Dockerfile } from "./dockerfile.ts";
+import { pythonRepr } from "./python-text.ts";
+import { isSymlink, walkTaskFolder } from "./task-tree.ts";
+import { readYamlFile } from "./yaml-file.ts";
+
+export interface LoadedTask {
+  /** the folder name, which must be the task id */
+  id: string;
+  dir: string;
+  errors: string[];
+  config?: TaskMetadata;
+  dockerfile?: Dockerfile;
+  /** regular files of the folder, POSIX paths, code-point sorted */
+  files: string[];
+}
+
+export interface LoadedDataset {
+  /** DIR as the user gave it: every message names it so */
+  dir: string;
+  errors: string[];
+  info?: DatasetInfo;
+  tasks: LoadedTask[];
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function loadDatasetInfo(dir: string, errors: string[]): DatasetInfo | undefined {
+  const path = join(dir, DATASET_FILE);
+  if (!existsSync(path)) {
+    errors.push(dm.datasetFileMissing);
+    return undefined;
+  }
+  const read = readYamlFile(path);
+  if (!read.ok) {
+    errors.push(dm.datasetFileUnreadable(read.cause));
+    return undefined;
+  }
+  const checked = checkFormat<DatasetInfo>("dataset", read.data);
+  if (checked.ok) return checked.value;
+  for (const p of checked.problems) errors.push(dm.datasetFileProblem(formatProblem(p)));
+  return undefined;
+}
+
+function loadConfig(task: LoadedTask): void {
+  const path = join(task.dir, CONFIG_FILE);
+  if (!existsSync(path)) return void task.errors.push(tm.configMissing);
+  const read = readYamlFile(path);
+  if (!read.ok) return void task.errors.push(tm.configUnreadable(read.cause));
+  const checked = checkFormat<TaskMetadata>("task", read.data);
+  if (!checked.ok) {
+    for (const p of checked.problems) task.errors.push(tm.configProblem(formatProblem(p)));
+    return;
+  }
+  task.config = checked.value;
+  if (checked.value.id !== task.id) task.errors.push(tm.idNotFolder(pythonRepr(checked.value.id)));
+}
+
+function loadTask(dir: string, id: string): LoadedTask {
+  const task: LoadedTask = { id, dir: join(dir, id), errors: [], files: [] };
+  if (isSymlink(task.dir)) {
+    task.errors.push(tm.folderIsSymlink(readlinkSync(task.dir)));
+    return task;
+  }
+  loadConfig(task);
+  checkDockerfile(task);
+  const tree = walkTaskFolder(task.dir);
+  task.files = tree.files;
+  task.errors.push(...tree.problems);
+  return task;
+}
+
+/** Validates the dataset at `dir` (as given by the user). Never throws for bad input. */
+export function loadDataset(dir: string): LoadedDataset {
+  const dataset: LoadedDataset = { dir, errors: [], tasks: [] };
+  if (!isDirectory(dir)) {
+    dataset.errors.push(dm.notADirectory);
+    return dataset;
+  }
+  dataset.info = loadDatasetInfo(dir, dataset.errors);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => !name.startsWith(".") && isDirectory(join(dir, name)));
+  } catch (error) {
+    dataset.errors.push(dm.datasetFileUnreadable(String(error)));
+    return dataset;
+  }
+  names.sort(compareCodePoints);
+  if (names.length === 0) dataset.errors.push(dm.noTaskFolders);
+  const seen = new Map<string, string>();
+  for (const id of names) {
+    const lowered = id.toLowerCase();
+    const first = seen.get(lowered);
+    if (first !== undefined && first !== id) dataset.errors.push(dm.caseCollision(first, id, lowered));
+    else seen.set(lowered, id);
+  }
+  dataset.tasks = names.map((id) => loadTask(dir, id));
+  return dataset;
+}
+
+export function isValidDataset(d: LoadedDataset): boolean {
+  return d.errors.length === 0 && d.tasks.every((t) => t.errors.length === 0);
+}
+
+/** The reference's `format_errors()`: dataset lines, then each failing task and its lines. */
+export function formatErrors(d: LoadedDataset): string {
+  const lines = d.errors.map((e) => `${d.dir}: ${e}`);
+  for (const task of d.tasks) {
+    if (task.errors.length === 0) continue;
+    lines.push(`${task.id}:`, ...task.errors.map((e) => `  ${e}`));
+  }
+  return lines.join("\n");
+}
+
+/** The stderr text of an invalid dataset, ending in the `K of N tasks are invalid` line. */
+export function invalidReport(d: LoadedDataset): string {
+  const failing = d.tasks.filter((t) => t.errors.length > 0).length;
+  return `${formatErrors(d)}\n${rm.invalid(d.dir, failing, d.tasks.length)}`;
+}
