@@ -58,8 +58,10 @@ export async function openDataset(path: string, options: OpenOptions): Promise<O
     warnings.deprecated("dataset.bare_list", path);
     data = { spec: { items: doc.value } };
     itemsAt = [];
-  } else if (isMapping(doc.value)) data = doc.value;
-  checkDocumentShape(data, doc, warnings, path);
+  } else if (isMapping(doc.value)) {
+    data = doc.value;
+    checkDocumentShape(data, doc, warnings, path);
+  }
   const spec = isMapping(data.spec) ? data.spec : {};
   let rawItems: unknown = truthy(spec.items) ? spec.items : truthy(data.items) ? data.items : [];
   if (!truthy(spec.items) && truthy(data.items)) itemsAt = ["items"];
@@ -79,10 +81,10 @@ export async function openDataset(path: string, options: OpenOptions): Promise<O
   const place = {
     baseDir,
     shownDir,
-    at: (field?: string) =>
+    at: (field?: string, key?: boolean) =>
       field && override && Object.hasOwn(override.value, field)
-        ? override.file.at([field])
-        : doc.at(field ? ["spec", "source", field] : ["spec", "source"]),
+        ? override.file.at([field], key)
+        : doc.at(field ? ["spec", "source", field] : ["spec", "source"], key),
   };
   const schemas = await resolvePartSchemas(spec.schemas, refs, (key) => doc.at(key ? ["spec", "schemas", key] : ["spec", "schemas"], true));
   const problems: string[] = [];
@@ -125,7 +127,7 @@ export async function openDataset(path: string, options: OpenOptions): Promise<O
     const inline: EnvelopeItem[] = [];
     (rawItems as unknown[]).forEach((raw, i) => {
       if (!isMapping(raw)) return;
-      const at = (p: readonly PathSeg[]) => doc.at([...itemsAt, i, ...p]);
+      const at = (p: readonly PathSeg[], key?: boolean) => doc.at([...itemsAt, i, ...p], key);
       inline.push(finish(loadItem(raw, at, ctx), at([])));
     });
     if (inline.length > 0) yield inline;

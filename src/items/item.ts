@@ -23,7 +23,7 @@ export interface ItemContext {
 }
 
 /** `file:line:col` of a path inside the raw item. */
-export type ItemLocator = (path: readonly PathSeg[]) => string;
+export type ItemLocator = (path: readonly PathSeg[], key?: boolean) => string;
 
 const reserved = new Set(["id", "inputs", "expectations"]);
 const promptKeys = ["prompt", "query", "question", "text", "input"];
@@ -75,6 +75,10 @@ export function loadItem(raw: Record<string, unknown>, at: ItemLocator, ctx: Ite
     (...path: PathSeg[]): Where =>
     () =>
       `${at(path)}: item ${id}`;
+  const whereKey =
+    (...path: PathSeg[]): Where =>
+    () =>
+      `${at(path, true)}: item ${id}`;
   if (present(raw.inputs) && !isMapping(raw.inputs)) fail(whereAt("inputs"), msg.inputsNotMapping());
   const envelope = isMapping(raw.inputs) && present(raw.inputs.user);
   if (isLegacy(raw, envelope)) ctx.warnings.deprecated("dataset.legacy_item", ctx.datasetPath);
@@ -83,7 +87,7 @@ export function loadItem(raw: Record<string, unknown>, at: ItemLocator, ctx: Ite
     : fromLegacy(raw);
   const inputs = shaped.inputs;
   for (const key of Object.keys(inputs)) {
-    if (!inputKeys.has(key)) fail(whereAt("inputs", key), msg.unknownKey(`inputs.${key}`));
+    if (!inputKeys.has(key)) fail(whereKey("inputs", key), msg.unknownKey(`inputs.${key}`));
   }
   const { refs } = ctx;
   if (isRoleList(inputs.user)) ctx.warnings.deprecated("dataset.role_list_user", ctx.datasetPath);

@@ -57,6 +57,7 @@ export const msg = {
   csvUnterminated: () => "unterminated quoted field",
   sidecarJson: (p: string) =>
     `Dataset spec.path no longer accepts JSON (${p}); inline spec.items in YAML or use spec.source (jsonl/csv/huggingface)`,
+  sidecarNotFound: (p: string) => `spec.path not found: ${p}`,
   sidecarSelf: () => "cyclic ref: spec.path names the dataset file itself",
   // map
   rowNoPrompt: () => "source row has no question/prompt/text/user and no map",

@@ -37,7 +37,7 @@ export async function* sidecarBatches(
   if (/\.json$/i.test(full) || spec.format === "json") fail(where, msg.sidecarJson(full));
   if (escapes(baseDir, full)) fail(where, msg.refEscapes(path));
   if (full === resolve(datasetPath)) fail(where, msg.sidecarSelf());
-  if (!existsSync(full)) fail(where, msg.sourceNotFound(shown).replace("spec.source", "spec.path"));
+  if (!existsSync(full)) fail(where, msg.sidecarNotFound(shown));
   if (escapes(realpathSync(baseDir), realpathSync(full))) fail(where, msg.refEscapes(path));
   const kind = /\.jsonl$/i.test(full) ? "jsonl" : /\.csv$/i.test(full) ? "csv" : spec.format === "jsonl" || spec.format === "csv" ? spec.format : "yaml";
   if (kind !== "yaml") {
@@ -57,7 +57,7 @@ export async function* sidecarBatches(
   }
   const out: SidecarItem[] = [];
   list.forEach((raw, i) => {
-    if (isMapping(raw)) out.push({ raw, at: (p) => side.at([...prefix, i, ...p]) });
+    if (isMapping(raw)) out.push({ raw, at: (p, key) => side.at([...prefix, i, ...p], key) });
   });
   if (out.length > 0) yield out;
 }

@@ -32,6 +32,8 @@ export function memorySeeds(value: unknown, refs: RefResolver, where: Where): un
       });
       return seeds.length > 0 ? seeds : undefined;
     }
+    // One seed picked by `file#id` (the reference finds no list in it and drops it silently).
+    if ("content" in loaded && !seedLists.some((k) => k in loaded)) return [loaded];
     const key = seedLists.find((k) => Array.isArray(loaded[k]));
     const list = key ? (loaded[key] as unknown[]) : [];
     return list.length > 0 ? list : undefined;

@@ -21,7 +21,7 @@ export interface SourcePlace {
   /** The dataset's folder as the user named it (for messages). */
   shownDir: string;
   /** `file:line:col` of a field of the (merged) source mapping. */
-  at(field?: string): string;
+  at(field?: string, key?: boolean): string;
 }
 
 export function sourceLimit(source: Record<string, unknown>, place: SourcePlace): number | undefined {
@@ -48,7 +48,7 @@ function filePath(source: Record<string, unknown>, place: SourcePlace): { full: 
 /** Checks the source mapping and returns its rows (not yet limited or mapped). */
 export function sourceRows(source: Record<string, unknown>, place: SourcePlace, limit: number | undefined): RowBatches {
   for (const key of Object.keys(source)) {
-    if (!(sourceKeys as readonly string[]).includes(key)) fail(place.at(key), msg.unknownKey(`spec.source.${key}`));
+    if (!(sourceKeys as readonly string[]).includes(key)) fail(place.at(key, true), msg.unknownKey(`spec.source.${key}`));
   }
   if (!truthy(source.kind)) fail(place.at("kind"), msg.sourceNeedsKind());
   if (source.map !== undefined && source.map !== null && !isMapping(source.map)) fail(place.at("map"), msg.notAMapping("spec.source.map"));

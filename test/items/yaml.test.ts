@@ -1,0 +1,49 @@
+import { describe, expect, test } from "bun:test";
+import { pyRepr, pyStr } from "../../src/items/python.ts";
+import { parseYaml } from "../../src/items/yaml.ts";
+
+describe("YAML 1.1 scalars as PyYAML reads them", () => {
+  const value = (text: string) => (parseYaml("t.yaml", `v: ${text}\n`).value as { v: unknown }).v;
+
+  test.each([
+    ["001", 1],
+    ["010", 8],
+    ["08", "08"],
+    ["1:20", 80],
+    ["yes", true],
+    ["Off", false],
+    ["y", "y"],
+    ["n", "n"],
+    ["0x1F", 31],
+    ["1_000", 1000],
+    ["1e5", "1e5"],
+    ["1.5e+3", 1500],
+    ["~", null],
+    ["2026-01-02", "2026-01-02"],
+    ["2026-01-02 10:00:00", "2026-01-02 10:00:00"],
+    ["2026-01-02T10:00:00.5Z", "2026-01-02 10:00:00.500000+00:00"],
+  ])("%s", (text, expected) => {
+    expect(value(text)).toEqual(expected);
+  });
+
+  test("ids stringify like Python's str()", () => {
+    expect(pyStr(value("yes"))).toBe("True");
+    expect(pyStr(value("010"))).toBe("8");
+    expect(pyStr(value("1:20"))).toBe("80");
+    expect(pyStr(null)).toBe("None");
+    expect(pyStr(["a", 1, true, null])).toBe("['a', 1, True, None]");
+    expect(pyRepr({ k: "it's" })).toBe(`{'k': "it's"}`);
+    expect(pyStr(2.5)).toBe("2.5");
+  });
+
+  test("errors name file, line and column", () => {
+    expect(() => parseYaml("bad.yaml", "a: 1\na: 2\n")).toThrow("bad.yaml:2:1: YAML: Map keys must be unique");
+  });
+
+  test("at() finds keys and values", () => {
+    const doc = parseYaml("t.yaml", "spec:\n  items:\n    - id: a\n      inputs: {user: hi}\n");
+    expect(doc.at(["spec", "items", 0, "inputs", "user"])).toBe("t.yaml:4:22");
+    expect(doc.at(["spec", "items", 0, "inputs"], true)).toBe("t.yaml:4:7");
+    expect(doc.at(["spec", "items", 0, "missing"])).toBe("t.yaml:3:7");
+  });
+});
