@@ -29,19 +29,31 @@ function under(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
 }
 
-function describe(error: ErrorObject, siblings: ErrorObject[]): { text: string; key?: string } {
+interface Described {
+  text: string;
+  /** A property named by the error: appended to the path ("<path>.<key> is required"). */
+  key?: string;
+  /** Whether that key is written in the document (its position is the key's, else the parent's). */
+  keyWritten?: boolean;
+}
+
+function describe(error: ErrorObject, siblings: ErrorObject[]): Described {
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case "required":
-      return { text: `${p.missingProperty} is required` };
+      return { text: "is required", key: String(p.missingProperty), keyWritten: false };
     case "additionalProperties":
-      return { text: "is not a valid property", key: String(p.additionalProperty) };
+      return { text: "is not a valid property", key: String(p.additionalProperty), keyWritten: true };
     case "const":
       return { text: `must be ${pyRepr(p.allowedValue)}` };
     case "enum":
       return { text: `must be one of ${(p.allowedValues as unknown[]).map((v) => pyRepr(v)).join(", ")}` };
     case "propertyNames":
-      return { text: `${pyRepr(p.propertyName)} is not a free-form part (expectations.details[...] or inputs.tool_fixtures.by_tool.<tool>[...])` };
+      return {
+        text: "is not a free-form part (use expectations.details[...] or inputs.tool_fixtures.by_tool.<tool>[...])",
+        key: String(p.propertyName),
+        keyWritten: true,
+      };
     case "oneOf":
     case "anyOf": {
       if (Array.isArray(p.passingSchemas)) return { text: `is ambiguous: it matches more than one allowed shape (${error.keyword} branches ${p.passingSchemas.join(" and ")})` };
@@ -62,13 +74,15 @@ function telling(errors: ErrorObject[]): ErrorObject[] {
   for (const c of outer) {
     if (kept.some((k) => k.instancePath === c.instancePath && compound.has(k.keyword))) continue;
     const group = errors.filter((e) => under(e.instancePath, c.instancePath));
-    const depth = (e: ErrorObject) => segments(e).length + (e.keyword === "additionalProperties" || e.keyword === "required" ? 1 : 0);
-    const deepest = Math.max(...group.map(depth));
-    const candidates = group.filter((e) => depth(e) === deepest);
-    const constraints = candidates.filter((e) => e.keyword !== "type" && !compound.has(e.keyword));
+    const deepest = Math.max(...group.map((e) => segments(e).length));
+    const candidates = group.filter((e) => segments(e).length === deepest);
     const ambiguous = candidates.filter((e) => compound.has(e.keyword) && Array.isArray((e.params as Record<string, unknown>).passingSchemas));
+    let constraints = candidates.filter((e) => e.keyword !== "type" && !compound.has(e.keyword));
+    // The `{ref}` branch fails on almost any mapping; its complaints only matter when nothing else does.
+    const notRef = constraints.filter((e) => !e.schemaPath.startsWith("#/definitions/ref/"));
+    if (notRef.length > 0) constraints = notRef;
     if (ambiguous.length > 0) kept.push(...ambiguous);
-    else if (constraints.length > 0 && deepest > segments(c).length) kept.push(...constraints);
+    else if (constraints.length > 0) kept.push(...constraints);
     else kept.push(c);
   }
   return kept;
@@ -78,23 +92,26 @@ export async function schemaViolations(doc: YamlFile): Promise<string[]> {
   const ajv = await newAjv();
   const validate = ajv.compile(itemDatasetSchema);
   if (validate(doc.value)) return [];
-  const errors = validate.errors ?? [];
-  const lines: { path: PathSeg[]; line: string }[] = [];
+  // propertyNames reports the failed pattern as well; its own error says it better.
+  const errors = (validate.errors ?? []).filter((e) => !e.schemaPath.includes("/propertyNames/"));
+  const lines: { pos: number[]; line: string }[] = [];
   const seen = new Set<string>();
   for (const error of telling(errors)) {
     const path = segments(error);
     const siblings = errors.filter((e) => e.instancePath === error.instancePath);
-    const { text, key } = describe(error, siblings);
+    const { text, key, keyWritten } = describe(error, siblings);
     const full = key === undefined ? path : [...path, key];
     let item = "";
     if (full[0] === "spec" && full[1] === "items" && typeof full[2] === "number") {
       const raw = (doc.value as { spec: { items: unknown[] } }).spec.items[full[2]];
       if (isMapping(raw)) item = `item ${itemId(raw)}: `;
     }
-    const line = `${doc.at(full, key !== undefined)}: ${item}${dotted(full)}: ${text}`;
+    const where = keyWritten === false ? doc.at(path) : doc.at(full, key !== undefined);
+    const line = `${where}: ${item}${dotted(full)}${key === undefined ? ":" : ""} ${text}`;
     if (seen.has(line)) continue;
     seen.add(line);
-    lines.push({ path: full, line });
+    lines.push({ pos: where.split(":").slice(-2).map(Number), line });
   }
+  lines.sort((a, b) => (a.pos[0] ?? 0) - (b.pos[0] ?? 0) || (a.pos[1] ?? 0) - (b.pos[1] ?? 0));
   return lines.map((l) => l.line);
 }
