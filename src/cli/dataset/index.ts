@@ -7,6 +7,8 @@ export default defineCommand({
   subCommands: {
     validate: () => load(import("./validate.ts")),
     manifest: () => load(import("./manifest.ts")),
+    schema: () => load(import("./schema.ts")),
+    lock: () => load(import("./lock.ts")),
     items: () => load(import("./items.ts")),
   },
 });

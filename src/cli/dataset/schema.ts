@@ -1,0 +1,15 @@
+import { defineCommand } from "citty";
+import { checkArg } from "../args.ts";
+import { emit } from "./emit.ts";
+
+export default defineCommand({
+  meta: { name: "schema", description: "Export the JSON Schemas of the task config, dataset.yaml, manifest and images lock" },
+  args: {
+    output: { type: "string", alias: "o", description: "Folder to write to (default: datasets/schema of this checkout)", valueHint: "DIR" },
+    ...checkArg,
+  },
+  async run({ args }) {
+    const { runSchema } = await import("../../dataset/schema-command.ts");
+    return emit(runSchema({ output: args.output, check: args.check }));
+  },
+});

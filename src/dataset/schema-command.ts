@@ -1,0 +1,39 @@
+/** `ssebench dataset schema` (spec §3): export or check the four JSON Schemas. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { UserError, describeCause } from "../errors.ts";
+import { renderJson } from "../formats/json-text.ts";
+import { EXPORTED_SCHEMAS, schemaOf } from "../formats/schemas.ts";
+import { checkoutDir } from "./locate.ts";
+import type { CommandOutput } from "./manifest-command.ts";
+import { schemaMessages as m } from "./messages.ts";
+
+/** File name → text of every exported schema, in export order. */
+export function renderSchemas(): { file: string; text: string }[] {
+  return EXPORTED_SCHEMAS.map(({ name, file }) => ({ file, text: renderJson(schemaOf(name)) }));
+}
+
+export function runSchema(opts: { output?: string; check?: boolean }): CommandOutput {
+  const dir = checkoutDir(opts.output, "schema");
+  const schemas = renderSchemas();
+  if (opts.check) {
+    const stale = schemas.filter(({ file, text }) => {
+      const path = join(dir, file);
+      return !existsSync(path) || readFileSync(path, "utf8") !== text;
+    });
+    if (stale.length === 0) return { stdout: "", stderr: "", exitCode: 0 };
+    return { stdout: "", stderr: `${m.outOfDate(dir, stale.map((s) => s.file))}\n`, exitCode: 1 };
+  }
+  const lines: string[] = [];
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const { file, text } of schemas) {
+      const path = join(dir, file);
+      writeFileSync(path, text);
+      lines.push(m.wrote(path));
+    }
+  } catch (error) {
+    throw new UserError(`${dir}: ${describeCause(error)}`);
+  }
+  return { stdout: `${lines.join("\n")}\n`, stderr: "", exitCode: 0 };
+}
