@@ -1,0 +1,4 @@
+#!/bin/bash
+# The crate's tests.
+set -euo pipefail
+cargo test --offline

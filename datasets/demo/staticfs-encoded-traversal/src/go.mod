@@ -1,0 +1,3 @@
+module example.invalid/staticfs
+
+go 1.19
