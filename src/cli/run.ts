@@ -1,0 +1,42 @@
+import { defineCommand } from "citty";
+import { catalogArg } from "./args.ts";
+
+export default defineCommand({
+  meta: {
+    name: "run",
+    description: "Run an agent on a task in a container and grade the patch it leaves",
+  },
+  args: {
+    task: { type: "string", description: "Task ID", valueHint: "ID" },
+    agent: { type: "string", description: "Agent: a folder under agents/ (dummy, reference, …)", valueHint: "NAME" },
+    model: {
+      type: "string",
+      description: "Model the agent uses (models/*.yaml); not needed for agents that make no model calls",
+      valueHint: "NAME",
+    },
+    local: { type: "string", description: "Run the task from the dataset folder DIR (builds its case image)", valueHint: "DIR" },
+    ...catalogArg,
+    build: { type: "boolean", description: "Build the case image from a local copy of the task instead of pulling it" },
+    plugin: { type: "string", description: "Install and run this plugin (repeatable; default: those enabled in plugins.yaml)", valueHint: "NAME" },
+    mode: { type: "string", description: "sandbox (default) or sidecar (not supported yet)", valueHint: "MODE" },
+    difficulty: { type: "string", description: "How much checking the agent may ask for, 0 (all) to 4 (none); default 2", valueHint: "0-4" },
+    timeout: { type: "string", description: "Agent time limit in seconds (default 3600); grading gets the same", valueHint: "SECONDS" },
+    runTimeout: {
+      type: "string",
+      description: "Limit of the whole run: pull, builds, agent, grading, teardown (default 2 x --timeout + 1800)",
+      valueHint: "SECONDS",
+    },
+    egress: { type: "string", description: "Network policy: restricted (default; open is not available in this build)", valueHint: "POLICY" },
+    cpus: { type: "string", description: "CPU limit of the container (default: 2, or the host's CPUs if fewer)", valueHint: "N" },
+    memory: { type: "string", description: "Memory limit of the container (default 4g)", valueHint: "SIZE" },
+    pidsLimit: { type: "string", description: "Process limit of the container (default 4096)", valueHint: "N" },
+    runId: { type: "string", description: "Name of the run's folder (default: UTC time + random suffix)", valueHint: "ID" },
+    results: { type: "string", description: "Results folder (default: ./results)", valueHint: "DIR" },
+    requirePass: { type: "boolean", description: "Exit 1 unless the grade is passed" },
+    keepContainer: { type: "boolean", description: "Keep the container (and its network) after the run" },
+  },
+  async run({ args, rawArgs }) {
+    const { runCommand } = await import("../run/command.ts");
+    return runCommand(args, rawArgs);
+  },
+});

@@ -1,0 +1,92 @@
+/**
+ * `summary.json`, which `ssebench run` writes beside `result.json` in every run folder (spec
+ * runtime-run §4.7), plus this build's resource limits, container state and interruption.
+ * `patch_result` and `runtime_result` are result.json's (formats/result.ts). Compact JSON, keys in
+ * the order below. No I/O here.
+ */
+import type { PatchResult, RuntimeResult } from "./result.ts";
+
+export type { PatchResult, RuntimeResult };
+
+export interface Resources {
+  /** docker run --cpus */
+  cpus: number;
+  /** docker run --memory (and --memory-swap: no swap beyond it) */
+  memory: string;
+  /** docker run --pids-limit */
+  pids_limit: number;
+}
+
+/** The run's settings; also added to result.json as `config`. */
+export interface RunConfig {
+  agent: string;
+  /** `none` for agents that make no model calls */
+  model: string;
+  mode: "sandbox" | "sidecar";
+  /** the agent's limit (TIMEOUT), seconds */
+  timeout: number;
+  /** the whole run's limit (pull, builds, agent, grading, teardown), seconds */
+  run_timeout: number;
+  difficulty: number;
+  /** the tool layer's image tag in sandbox mode */
+  tool_layer: string | null;
+  egress: "restricted" | "open";
+  reference_run: boolean;
+  /** plugins installed in the tool layer, plugins.yaml order */
+  plugins: string[];
+  resources: Resources;
+  keep_container: boolean;
+}
+
+/** One entry of archive/plugins/results.json as the CLI copies it (`started` dropped). */
+export interface PluginResult {
+  name: string;
+  hook: string;
+  status: "ok" | "skipped" | "failed" | "timeout" | "error";
+  exit_code: number;
+  duration_seconds: number;
+  reason?: string;
+  error?: string;
+}
+
+export interface ContainerRecord {
+  /** the agent layer's image ID the container ran */
+  image: string | null;
+  /** the case image's ID */
+  case_image: string | null;
+  exit_code: number | null;
+  /** the kernel killed the container for exceeding --memory */
+  oom_killed: boolean;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface Summary {
+  /** the task's full validated config */
+  task: Record<string, unknown>;
+  config: RunConfig;
+  patch_result: PatchResult;
+  runtime_result: RuntimeResult;
+  /** USD spent on model calls; 0 in this build (no model proxy) */
+  spend: number;
+  run_id: string;
+  /** UTC ISO time the CLI began the run */
+  started_at: string;
+  plugin_results: PluginResult[];
+  container: ContainerRecord;
+  /** why the run stopped early (a signal, the run time limit), else null */
+  interrupted: string | null;
+}
+
+export const SUMMARY_KEYS = [
+  "task",
+  "config",
+  "patch_result",
+  "runtime_result",
+  "spend",
+  "run_id",
+  "started_at",
+  "plugin_results",
+  "container",
+  "interrupted",
+] as const satisfies readonly (keyof Summary)[];

@@ -1,0 +1,89 @@
+/**
+ * Agents: one folder per agent under <home>/agents with `agent.yaml` and a Dockerfile that starts
+ * `FROM ${TOOL_IMAGE}` (the tool layer of the task being run).
+ *
+ * agent.yaml keys: `name` (required, equals the folder name), `version` (optional, the agent
+ * layer's tag; default the ssebench version), `uses_model` (optional bool, default true: false
+ * for agents that make no model calls, which then run without --model). No other keys.
+ */
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../errors.ts";
+import { msg } from "./messages.ts";
+
+export interface Agent {
+  name: string;
+  version: string | undefined;
+  usesModel: boolean;
+  dir: string;
+  /** the reference agent gets the task's reference patch mounted read-only */
+  reference: boolean;
+}
+
+const NAME = /^[a-z0-9][a-z0-9_-]*$/;
+const VERSION = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+
+export function listAgents(agentsDir: string): string[] {
+  if (!existsSync(agentsDir)) return [];
+  return readdirSync(agentsDir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(agentsDir, e.name, "agent.yaml")))
+    .map((e) => e.name)
+    .sort();
+}
+
+/** Parses and checks one agent.yaml; problems name the file. */
+export async function parseAgentYaml(file: string, folder: string, text: string): Promise<Agent> {
+  const { parse } = await import("yaml");
+  let data: unknown;
+  try {
+    data = parse(text);
+  } catch (cause) {
+    throw new UserError(msg.agentInvalid(file, (cause as Error).message.split("\n")[0] ?? "invalid YAML"));
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new UserError(msg.agentInvalid(file, "must be a mapping with at least the key 'name'"));
+  }
+  const record = data as Record<string, unknown>;
+  const extra = Object.keys(record).filter((k) => !["name", "version", "uses_model"].includes(k));
+  if (extra.length > 0) throw new UserError(msg.agentInvalid(file, `unknown key(s): ${extra.join(", ")}`));
+  const { name, version, uses_model: usesModel } = record;
+  if (typeof name !== "string" || !NAME.test(name)) {
+    throw new UserError(msg.agentInvalid(file, "name must be lowercase letters, digits, '_' or '-'"));
+  }
+  if (name !== folder) throw new UserError(msg.agentInvalid(file, `name '${name}' differs from its folder '${folder}'`));
+  if (version !== undefined && (typeof version !== "string" || !VERSION.test(version))) {
+    throw new UserError(msg.agentInvalid(file, "version must be a string usable as an image tag"));
+  }
+  if (usesModel !== undefined && typeof usesModel !== "boolean") {
+    throw new UserError(msg.agentInvalid(file, "uses_model must be true or false"));
+  }
+  return {
+    name,
+    version: version as string | undefined,
+    usesModel: usesModel !== false,
+    dir: join(file, ".."),
+    reference: name === "reference",
+  };
+}
+
+/** Reads agents/<name>/agent.yaml; unknown → `Unknown agent 'x'. Available agents: …`. */
+export async function loadAgent(agentsDir: string, name: string): Promise<Agent> {
+  const file = join(agentsDir, name, "agent.yaml");
+  if (!existsSync(file)) throw new UserError(msg.unknownAgent(name, listAgents(agentsDir)));
+  const agent = await parseAgentYaml(file, name, readFileSync(file, "utf8"));
+  if (!existsSync(join(agentsDir, name, "Dockerfile"))) {
+    throw new UserError(msg.agentInvalid(join(agentsDir, name), "has no Dockerfile"));
+  }
+  return agent;
+}
+
+/** Whether an agent makes no model calls, without failing on an unknown agent (checked later). */
+export async function agentUsesModel(agentsDir: string, name: string): Promise<boolean> {
+  const file = join(agentsDir, name, "agent.yaml");
+  if (!existsSync(file)) return true;
+  try {
+    return (await parseAgentYaml(file, name, readFileSync(file, "utf8"))).usesModel;
+  } catch {
+    return true;
+  }
+}

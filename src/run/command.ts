@@ -1,0 +1,17 @@
+/** `ssebench run` behind the thin command file: options, real docker, consola, three stdout lines. */
+import { out } from "../cli/output.ts";
+import { DockerCli } from "./docker.ts";
+import { findHome } from "./home.ts";
+import { parseRunOptions, type RawRunArgs } from "./options.ts";
+import { runTask } from "./orchestrate.ts";
+import { consoleReporter } from "./reporter.ts";
+
+export async function runCommand(args: RawRunArgs, rawArgs: readonly string[]): Promise<number> {
+  const opts = parseRunOptions(args, rawArgs);
+  const reporter = await consoleReporter();
+  const home = findHome();
+  const docker = new DockerCli(reporter.debug);
+  const outcome = await runTask(opts, { docker, reporter, home, env: process.env, handleSignals: true });
+  for (const line of outcome.lines) out(line);
+  return outcome.exitCode;
+}

@@ -1,0 +1,140 @@
+/**
+ * The run container: its own `--internal` network (restricted egress; runs cannot reach each
+ * other or anything beyond the machine), `docker run --init` in the foreground with the results
+ * mounts, resource limits and labels, stop on request, `docker inspect` of its final state, and
+ * teardown (container and network) unless the container is kept.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Docker, dockerOk } from "./docker.ts";
+import type { Resources } from "./options.ts";
+
+export const RESULTS_MOUNT = "/var/lib/ssebench/results";
+export const ARCHIVE_MOUNT = "/tmp/sse-archive";
+export const REFERENCE_MOUNT = "/reference/patch.diff";
+
+export interface ContainerSpec {
+  image: string;
+  network: string;
+  runDir: string;
+  archiveDir: string;
+  env: Record<string, string>;
+  labels: Record<string, string>;
+  resources: Resources;
+  platform: string | undefined;
+  referencePatch: string | undefined;
+}
+
+/** The `docker run` argv (without the leading "run"), spec §4.5 plus --init and limits. */
+export function runArgs(spec: ContainerSpec, cidfile: string): string[] {
+  const args = ["run", "--cidfile", cidfile, "--init", "--sig-proxy=false"];
+  if (spec.platform) args.push("--platform", spec.platform);
+  args.push("--network", spec.network);
+  args.push(
+    "--cpus",
+    String(spec.resources.cpus),
+    "--memory",
+    spec.resources.memory,
+    "--memory-swap",
+    spec.resources.memory,
+    "--pids-limit",
+    String(spec.resources.pids_limit),
+  );
+  for (const [k, v] of Object.entries(spec.env)) args.push("-e", `${k}=${v}`);
+  args.push("-v", `${spec.runDir}:${RESULTS_MOUNT}`, "-v", `${spec.archiveDir}:${ARCHIVE_MOUNT}`);
+  if (spec.referencePatch) {
+    args.push("--mount", `type=bind,source=${spec.referencePatch},target=${REFERENCE_MOUNT},readonly`);
+  }
+  for (const [k, v] of Object.entries(spec.labels)) args.push("--label", `${k}=${v}`);
+  args.push(spec.image);
+  return args;
+}
+
+export interface ContainerState {
+  exitCode: number | null;
+  oomKilled: boolean;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface RunningContainer {
+  /** resolves with the `docker run` client's exit status */
+  done: Promise<number>;
+  /** the container ID once docker wrote the cidfile (undefined if it never started) */
+  id(): string | undefined;
+}
+
+/** Starts the container in the foreground; output goes to onOutput. */
+export function startContainer(docker: Docker, spec: ContainerSpec, onOutput: (chunk: string) => void): RunningContainer {
+  const temp = mkdtempSync(join(tmpdir(), "ssebench-run-"));
+  const cidfile = join(temp, "cid");
+  let cid: string | undefined;
+  const readCid = () => {
+    if (cid) return cid;
+    try {
+      cid = readFileSync(cidfile, "utf8").trim() || undefined;
+    } catch {
+      // not written yet
+    }
+    return cid;
+  };
+  const done = docker.call(runArgs(spec, cidfile), { onOutput }).then((r) => {
+    readCid();
+    if (r.code !== 0 && !cid && r.stderr) onOutput(r.stderr);
+    rmSync(temp, { recursive: true, force: true });
+    return r.code;
+  });
+  return { done, id: readCid };
+}
+
+/** `docker stop --time <grace>`; waits up to 10 s for the cidfile of a container still starting. */
+export async function stopContainer(docker: Docker, running: RunningContainer, graceSeconds = 20): Promise<void> {
+  for (let i = 0; i < 100 && !running.id(); i++) await Bun.sleep(100);
+  const id = running.id();
+  if (id) await docker.call(["stop", "--time", String(graceSeconds), id]);
+}
+
+export async function inspectContainer(docker: Docker, id: string): Promise<ContainerState> {
+  const r = await docker.call(["container", "inspect", "--format", "{{json .State}}", id]);
+  if (r.code !== 0) return { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
+  const s = JSON.parse(r.stdout) as { ExitCode?: number; OOMKilled?: boolean; StartedAt?: string; FinishedAt?: string };
+  const time = (t: string | undefined) => (t && !t.startsWith("0001-") ? t : null);
+  return {
+    exitCode: s.ExitCode ?? null,
+    oomKilled: Boolean(s.OOMKilled),
+    startedAt: time(s.StartedAt),
+    finishedAt: time(s.FinishedAt),
+  };
+}
+
+export async function createNetwork(docker: Docker, name: string, runId: string): Promise<void> {
+  await dockerOk(docker, "Creating the run's network", [
+    "network",
+    "create",
+    "--internal",
+    "--label",
+    `ssebench.run-id=${runId}`,
+    name,
+  ]);
+}
+
+/** Removes the container (unless kept) and then the network; errors are returned as warnings. */
+export async function teardown(
+  docker: Docker,
+  containerId: string | undefined,
+  network: string | undefined,
+  keep: boolean,
+): Promise<string[]> {
+  const warnings: string[] = [];
+  if (containerId && !keep) {
+    const r = await docker.call(["rm", "--force", "--volumes", containerId]);
+    if (r.code !== 0) warnings.push(`Could not remove container ${containerId.slice(0, 12)}: ${r.stderr.trim()}`);
+  }
+  // A kept container stays attached, so its network stays too (docker refuses to remove it).
+  if (network && !(keep && containerId)) {
+    const r = await docker.call(["network", "rm", network]);
+    if (r.code !== 0) warnings.push(`Could not remove network ${network}: ${r.stderr.trim()}`);
+  }
+  return warnings;
+}

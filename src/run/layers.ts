@@ -1,0 +1,110 @@
+/**
+ * Image layers built by `docker build`, each carrying the hash of its inputs in a label: a layer
+ * whose label matches is reused (an unchanged re-run builds nothing). Images are then used by ID,
+ * so a concurrent run that re-tags a layer never changes the image another run starts.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { UserError } from "../errors.ts";
+import { type Docker, firstLine } from "./docker.ts";
+import { msg } from "./messages.ts";
+import type { Reporter } from "./reporter.ts";
+
+export const INPUTS_LABEL = "ssebench.inputs";
+
+export interface ImageInfo {
+  id: string;
+  inputs: string;
+}
+
+/** `name` → `name:latest` when it has no tag or digest (docker's own default, made explicit). */
+export function withTag(ref: string): string {
+  if (ref.includes("@")) return ref;
+  const lastSlash = ref.lastIndexOf("/");
+  return ref.slice(lastSlash + 1).includes(":") ? ref : `${ref}:latest`;
+}
+
+const INSPECT_FORMAT = `{{.Id}}\t{{with .Config.Labels}}{{index . "${INPUTS_LABEL}"}}{{end}}\t{{json .RepoTags}}`;
+
+/** Looks up several local images with one docker call; missing ones are simply absent. */
+export async function inspectImages(docker: Docker, refs: readonly string[]): Promise<Map<string, ImageInfo>> {
+  const found = new Map<string, ImageInfo>();
+  if (refs.length === 0) return found;
+  const tagged = refs.map(withTag);
+  const r = await docker.call(["image", "inspect", "--format", INSPECT_FORMAT, ...tagged]);
+  for (const line of r.stdout.split("\n")) {
+    const [id, inputs, tagsJson] = line.split("\t");
+    if (!id || tagsJson === undefined) continue;
+    const tags = JSON.parse(tagsJson) as string[] | null;
+    const info = { id, inputs: inputs === "<no value>" ? "" : (inputs ?? "") };
+    for (const [i, ref] of tagged.entries()) {
+      if (tags?.includes(ref) || ref === id) found.set(refs[i] ?? ref, info);
+    }
+  }
+  return found;
+}
+
+export interface LayerSpec {
+  /** for messages: "case image", "tool layer", "agent layer" */
+  layer: string;
+  tag: string;
+  context: string;
+  /** Dockerfile path (default: <context>/Dockerfile) */
+  dockerfile?: string;
+  buildArgs: Record<string, string>;
+  /** hash of every input, stored in the ssebench.inputs label */
+  inputs: string;
+}
+
+export interface LayerResult {
+  id: string;
+  built: boolean;
+  tag: string;
+}
+
+/** Reuses `known` when its label equals spec.inputs, else builds (progress through the reporter). */
+export async function ensureLayer(
+  docker: Docker,
+  spec: LayerSpec,
+  known: ImageInfo | undefined,
+  reporter: Reporter,
+  signal?: AbortSignal,
+): Promise<LayerResult> {
+  if (known && known.inputs === spec.inputs) {
+    reporter.info(msg.layerCached(spec.layer, spec.tag));
+    return { id: known.id, built: false, tag: spec.tag };
+  }
+  reporter.start(msg.buildingLayer(spec.layer, spec.tag));
+  const temp = mkdtempSync(join(tmpdir(), "ssebench-build-"));
+  const iidfile = join(temp, "iid");
+  const args = ["build", "--network", "none", "--iidfile", iidfile, "--label", `${INPUTS_LABEL}=${spec.inputs}`];
+  for (const [k, v] of Object.entries(spec.buildArgs)) args.push("--build-arg", `${k}=${v}`);
+  args.push("-t", withTag(spec.tag), "-f", spec.dockerfile ?? join(spec.context, "Dockerfile"), spec.context);
+  let pending = "";
+  const onOutput = (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      const step = /^Step (\d+\/\d+) : (.*)$/.exec(line);
+      if (step) reporter.step(`${spec.layer}: step ${step[1]} ${step[2]}`);
+      reporter.buildOutput(line);
+    }
+  };
+  try {
+    // The classic builder: it needs no buildx plugin, and FROM ${ARG} gives it the base image.
+    const r = await docker.call(args, { onOutput, signal, env: { DOCKER_BUILDKIT: "0" } });
+    if (signal?.aborted) throw new UserError(msg.aborted(String(signal.reason)));
+    if (r.code !== 0) {
+      reporter.buildFailed(`${r.stdout}\n${r.stderr}`);
+      throw new UserError(msg.buildFailed(spec.layer, r.code));
+    }
+    const id = readFileSync(iidfile, "utf8").trim();
+    if (!id) throw new UserError(msg.buildFailed(spec.layer, r.code) + `: ${firstLine(r.stderr)}`);
+    reporter.success(`Built the ${spec.layer} ${spec.tag}`);
+    return { id, built: true, tag: spec.tag };
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}

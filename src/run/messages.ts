@@ -1,0 +1,82 @@
+/** Every text `ssebench run` and `dataset verify` show users; tests assert these exact strings. */
+const list = (names: readonly string[]) => (names.length > 0 ? names.join(", ") : "(none)");
+
+export const msg = {
+  // docker
+  dockerMissing: () =>
+    "docker: command not found on PATH; install Docker (Debian: apt-get install docker.io) or fix PATH",
+  engineDown: (address: string, detail: string) =>
+    `Cannot reach the Docker engine at ${address} (${detail}); start it (scripts/docker-engine.sh start) or set DOCKER_HOST`,
+  dockerFailed: (what: string, words: string, code: number, detail: string) =>
+    `${what} failed: \`docker ${words}\` exited with status ${code}${detail ? `: ${detail}` : ""}`,
+  buildFailed: (layer: string, code: number) =>
+    `Building the ${layer} failed: \`docker build\` exited with status ${code} (its output is above)`,
+  aborted: (reason: string) => `Stopped: ${reason}`,
+
+  // command line (exit 2)
+  runIdSyntax: (id: string) =>
+    `--run-id '${id}': a run ID is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+  runIdLatest: () => "'latest' is not a run ID: it names the newest run of a task, model and agent",
+  choice: (flag: string, value: string, choices: readonly string[]) =>
+    `${flag} must be one of: ${choices.join(", ")} (got '${value}')`,
+  difficulty: (value: string) => `--difficulty must be an integer from 0 to 4 (got '${value}')`,
+  positiveInt: (flag: string, value: string) => `${flag} must be a positive whole number (got '${value}')`,
+  cpus: (value: string) => `--cpus must be a positive number of CPUs such as 1 or 1.5 (got '${value}')`,
+  memory: (value: string) => `--memory must be a size such as 512m or 4g (got '${value}')`,
+  missingFlag: (flag: string) => `${flag} is required`,
+  pathSegment: (flag: string, value: string) =>
+    `${flag} '${value}' cannot be used as a folder name in the results (letters, digits, '.', '_', '-' only)`,
+
+  // §4.2 validation (exit 1, nothing started)
+  modelRequired: (agent: string) =>
+    `--model is required with --agent ${agent}; only agents that make no model calls (dummy, reference) run without one`,
+  modelIgnored: (agent: string, model: string) =>
+    `The ${agent} agent makes no model calls; ignoring --model ${model}`,
+  egressSetting: (value: string) =>
+    `SSEBENCH_EGRESS='${value}' is not a network egress policy; use one of: restricted, open`,
+  egressOpen: () =>
+    "--egress open is not available in this build: run containers only ever join internal networks, so they cannot reach the internet; use --egress restricted",
+  pluginSidecar: () => "--plugin applies to sandbox mode only",
+  sidecarUnsupported: () => "--mode sidecar is not supported yet; use --mode sandbox",
+  unknownPlugins: (names: readonly string[]) => `unknown plugin(s): ${names.join(", ")}`,
+  pluginNoRunSh: (name: string, dir: string) => `plugin '${name}': no run.sh in ${dir}`,
+  pluginsSchema: (file: string, detail: string) => `${file} does not match schema.json: ${detail}`,
+  pluginsYaml: (file: string, detail: string) => `${file}: ${detail}`,
+  pluginTwice: (file: string, name: string) => `${file}: plugin '${name}' is declared twice`,
+  taskMissing: (id: string, dir: string) => `Benchmark task ${id} does not exist in ${dir}.`,
+  taskInvalid: (id: string, detail: string) => `Task ${id} is not a valid task: ${detail}`,
+  noReferencePatch: (id: string) =>
+    `Task ${id} has no reference patch (files.patch), so the reference agent cannot run it`,
+  unknownAgent: (name: string, known: readonly string[]) => `Unknown agent '${name}'. Available agents: ${list(known)}`,
+  agentInvalid: (file: string, detail: string) => `${file}: ${detail}`,
+  unknownModel: (name: string, known: readonly string[]) => `Unknown model '${name}'. Available models: ${list(known)}`,
+  modelProxyMissing: (agent: string) =>
+    `The ${agent} agent makes model calls, which need a model proxy; this build has none, so only agents with 'uses_model: false' run`,
+  modelInvalid: (file: string, detail: string) => `${file}: ${detail}`,
+  emulation: (host: string, arch: string) =>
+    `This host is ${host}, so this task (built only for ${arch}) runs under ${arch} emulation, which is slow`,
+  runDirExists: (dir: string) => `${dir} already has results; give the run another --run-id, or none to get a new ID`,
+  homeMissing: (what: string, home: string) =>
+    `${what} is missing from ${home}; set SSEBENCH_HOME to an ssebench checkout (with agents/ and images/sandbox/)`,
+  entrypointMissing: (path: string) =>
+    `${path} is missing; build it with \`npm run build\` (the tool layer copies it into the image)`,
+  sourceMissing: (id: string) => `Task ${id} has no 'source' folder in its config, so its tool layer cannot be built`,
+
+  // while running
+  signalReceived: (sig: string) => `Received ${sig}; stopping the container, then recording the run`,
+  runTimeLimit: (seconds: number, phase: string) =>
+    `The run exceeded its time limit of ${seconds}s during ${phase}; stopping it`,
+  containerFailed: (code: number) => `Agent container stopped with a non-zero exit status: ${code}`,
+  noResult: () => "Evaluator produced no output; recording framework failure.",
+  noResultError: () => "No result: evaluator did not produce output",
+  oomKilled: (memory: string) => `The container ran out of memory (--memory ${memory}) and was killed`,
+  interrupted: (why: string) => `The run was interrupted (${why}) before grading finished`,
+  pluginReport: (file: string, detail: string) => `Ignoring the unreadable plugin report ${file}: ${detail}`,
+  latestLink: (link: string, name: string, detail: string) => `Could not point ${link} at ${name}: ${detail}`,
+  buildingLayer: (layer: string, image: string) => `Building the ${layer} ${image}`,
+  layerCached: (layer: string, image: string) => `The ${layer} ${image} is up to date`,
+
+  // dataset verify
+  verifyNoTasks: (dir: string) => `${dir}: no tasks to verify`,
+  verifyUnknownTasks: (dir: string, names: readonly string[]) => `no such task in ${dir}: ${names.join(", ")}`,
+} as const;

@@ -1,0 +1,174 @@
+/**
+ * The option model of `ssebench run`: the command line's strings turned into typed values. Only the
+ * syntax checks (exit 2) live here; checks against the task, agents and plugins are in validate.ts.
+ */
+import { availableParallelism } from "node:os";
+import { UserError, usageError } from "../errors.ts";
+import { msg } from "./messages.ts";
+
+export const MODES = ["sandbox", "sidecar"] as const;
+export const EGRESS = ["restricted", "open"] as const;
+export type Mode = (typeof MODES)[number];
+export type Egress = (typeof EGRESS)[number];
+
+export interface Resources {
+  cpus: number;
+  memory: string;
+  pids_limit: number;
+}
+
+export interface RunOptions {
+  task: string;
+  agent: string;
+  model: string | undefined;
+  local: string | undefined;
+  catalog: string | undefined;
+  /** undefined: --plugin not given (the container runs the plugins enabled in plugins.yaml). */
+  plugins: string[] | undefined;
+  mode: Mode;
+  difficulty: number;
+  /** the agent's time limit, seconds (TIMEOUT in the container; grading uses it too) */
+  timeout: number;
+  /** the whole run's limit, seconds: pull, builds, agent, grading and teardown */
+  runTimeout: number;
+  egress: Egress;
+  runId: string | undefined;
+  requirePass: boolean;
+  results: string;
+  keepContainer: boolean;
+  build: boolean;
+  resources: Resources;
+}
+
+export const DEFAULTS = {
+  timeout: 3600,
+  difficulty: 2,
+  memory: "4g",
+  pidsLimit: 4096,
+  results: "results",
+  /** pull + builds + teardown on top of the agent and grading limits */
+  runOverheadSeconds: 1800,
+} as const;
+
+/** Default CPU limit: 2, or fewer on a smaller machine (docker refuses more than the host has). */
+export function defaultCpus(): number {
+  return Math.min(2, availableParallelism());
+}
+
+/** Default whole-run limit: agent time + grading time (the evaluator reuses TIMEOUT) + overhead. */
+export function defaultRunTimeout(timeout: number): number {
+  return 2 * timeout + DEFAULTS.runOverheadSeconds;
+}
+
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+export function checkRunId(id: string): string {
+  if (id.toLowerCase() === "latest") throw usageError(msg.runIdLatest());
+  if (!RUN_ID.test(id)) throw usageError(msg.runIdSyntax(id));
+  return id;
+}
+
+function choice<T extends string>(flag: string, value: string, choices: readonly T[]): T {
+  if (!(choices as readonly string[]).includes(value)) throw usageError(msg.choice(flag, value, choices));
+  return value as T;
+}
+
+function positiveInt(flag: string, value: string): number {
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw usageError(msg.positiveInt(flag, value));
+  return Number(value);
+}
+
+/** Every value of a repeatable string flag, in order (citty keeps only the last one). */
+export function repeatedFlag(rawArgs: readonly string[], name: string): string[] | undefined {
+  const values: string[] = [];
+  let seen = false;
+  for (let i = 0; i < rawArgs.length; i++) {
+    const token = rawArgs[i] ?? "";
+    if (token === "--") break;
+    if (token === `--${name}`) {
+      seen = true;
+      const next = rawArgs[i + 1];
+      if (next !== undefined && !next.startsWith("-")) values.push(next);
+      i++;
+    } else if (token.startsWith(`--${name}=`)) {
+      seen = true;
+      values.push(token.slice(name.length + 3));
+    }
+  }
+  if (!seen) return undefined;
+  // "--plugin a,b" is accepted as well as "--plugin a --plugin b".
+  return values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v.length > 0);
+}
+
+export interface RawRunArgs {
+  task?: string;
+  agent?: string;
+  model?: string;
+  local?: string;
+  catalog?: string;
+  mode?: string;
+  difficulty?: string;
+  timeout?: string;
+  runTimeout?: string;
+  egress?: string;
+  runId?: string;
+  requirePass?: boolean;
+  results?: string;
+  keepContainer?: boolean;
+  build?: boolean;
+  cpus?: string;
+  memory?: string;
+  pidsLimit?: string;
+}
+
+/** Turns the command line into RunOptions; bad syntax is a usage error (exit 2). */
+export function parseRunOptions(
+  raw: RawRunArgs,
+  rawArgs: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): RunOptions {
+  if (!raw.task) throw usageError(msg.missingFlag("--task"));
+  if (!raw.agent) throw usageError(msg.missingFlag("--agent"));
+  for (const [flag, value] of [["--task", raw.task], ["--agent", raw.agent], ["--model", raw.model]] as const) {
+    if (value !== undefined && !SEGMENT.test(value)) throw usageError(msg.pathSegment(flag, value));
+  }
+  const difficulty = raw.difficulty ?? String(DEFAULTS.difficulty);
+  if (!/^[0-4]$/.test(difficulty)) throw usageError(msg.difficulty(difficulty));
+  const timeout = raw.timeout === undefined ? DEFAULTS.timeout : positiveInt("--timeout", raw.timeout);
+  const cpus = raw.cpus === undefined ? defaultCpus() : Number(raw.cpus);
+  if (!(cpus > 0) || !/^[0-9]*\.?[0-9]+$/.test(raw.cpus ?? "1")) throw usageError(msg.cpus(raw.cpus ?? ""));
+  const memory = raw.memory ?? DEFAULTS.memory;
+  if (!/^[1-9][0-9]*[bkmg]?$/i.test(memory)) throw usageError(msg.memory(memory));
+  let egress: Egress;
+  if (raw.egress !== undefined) egress = choice("--egress", raw.egress, EGRESS);
+  else {
+    const setting = env.SSEBENCH_EGRESS?.trim();
+    if (setting && !(EGRESS as readonly string[]).includes(setting)) throw new UserError(msg.egressSetting(setting));
+    egress = (setting || "restricted") as Egress;
+  }
+  return {
+    task: raw.task,
+    agent: raw.agent,
+    model: raw.model || undefined,
+    local: raw.local || undefined,
+    catalog: raw.catalog?.trim() || undefined,
+    plugins: repeatedFlag(rawArgs, "plugin"),
+    mode: choice("--mode", raw.mode ?? "sandbox", MODES),
+    difficulty: Number(difficulty),
+    timeout,
+    runTimeout:
+      raw.runTimeout === undefined ? defaultRunTimeout(timeout) : positiveInt("--run-timeout", raw.runTimeout),
+    egress,
+    runId: raw.runId === undefined ? undefined : checkRunId(raw.runId),
+    requirePass: Boolean(raw.requirePass),
+    results: raw.results || DEFAULTS.results,
+    keepContainer: Boolean(raw.keepContainer),
+    build: Boolean(raw.build),
+    resources: {
+      cpus,
+      memory: memory.toLowerCase(),
+      pids_limit: raw.pidsLimit === undefined ? DEFAULTS.pidsLimit : positiveInt("--pids-limit", raw.pidsLimit),
+    },
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * `ssebench run` end to end: validate (§4.2), create the run folder, make sure the case, tool and
+ * agent layers are current, run the container on its own internal network under the run guard,
+ * tear down, and record result.json + summary.json.
+ */
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../errors.ts";
+import type { TaskMetadata } from "../formats/manifest-types.ts";
+import type { ContainerRecord, RunConfig, Summary } from "../formats/summary.ts";
+import { ensureCaseImage } from "./case-image.ts";
+import { ARCHIVE_MOUNT, type ContainerState, createNetwork, inspectContainer, startContainer, stopContainer, teardown } from "./container.ts";
+import { saveDigestCache } from "./content-hash.ts";
+import type { Docker } from "./docker.ts";
+import { RunGuard } from "./guard.ts";
+import type { Home } from "./home.ts";
+import { ensureLayer, inspectImages } from "./layers.ts";
+import { msg } from "./messages.ts";
+import type { RunOptions } from "./options.ts";
+import { type ContainerResult, markError, readContainerResult, readPluginResults, recordRun, summaryLines } from "./record.ts";
+import { type ExtractedPatch, extractReferencePatch } from "./reference-patch.ts";
+import type { Reporter } from "./reporter.ts";
+import { createRunDir, newRunId } from "./results.ts";
+import { agentLayerSpec, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
+import { type RunPlan, validateRun } from "./validate.ts";
+
+export interface RunDeps {
+  docker: Docker;
+  reporter: Reporter;
+  home: Home;
+  env: NodeJS.ProcessEnv;
+  /** install SIGINT/SIGTERM handlers (the CLI does; tests drive the guard otherwise) */
+  handleSignals: boolean;
+}
+
+export interface RunOutcome {
+  summary: Summary;
+  runDir: string;
+  lines: string[];
+  exitCode: number;
+  /** layers built by this run (empty on a fully cached run) */
+  built: string[];
+}
+
+interface Images {
+  caseId: string | null;
+  agentId: string | null;
+  built: string[];
+}
+
+function runConfig(opts: RunOptions, plan: RunPlan, tool: string): RunConfig {
+  return {
+    agent: plan.agent.name,
+    model: plan.model,
+    mode: opts.mode,
+    timeout: opts.timeout,
+    run_timeout: opts.runTimeout,
+    difficulty: opts.difficulty,
+    tool_layer: tool,
+    egress: opts.egress,
+    reference_run: plan.agent.reference,
+    plugins: plan.plugins.selected,
+    resources: opts.resources,
+    keep_container: opts.keepContainer,
+  };
+}
+
+async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images: Images): Promise<void> {
+  const { docker, reporter, home } = deps;
+  const tTag = toolTag(plan.registry, plan.task.id);
+  const aTag = agentTag(plan.registry, plan.agent, plan.task.id);
+  guard.phase = "the image builds";
+  const known = await inspectImages(docker, [plan.task.case.tag, tTag, aTag]);
+  const caseImage = await ensureCaseImage(docker, plan.task.case, plan.registry, reporter, guard.abortSignal, known);
+  images.caseId = caseImage.id;
+  if (caseImage.built) images.built.push(caseImage.tag);
+  const inputs = toolInputs(home, caseImage.id, plan.plugins.selected);
+  let tool = { id: known.get(tTag)?.id ?? "", built: false, tag: tTag };
+  if (known.get(tTag)?.inputs !== inputs) {
+    const { spec, cleanup } = toolLayerSpec(home, tTag, caseImage.id, plan.plugins.selected, inputs);
+    try {
+      tool = await ensureLayer(docker, spec, known.get(tTag), reporter, guard.abortSignal);
+    } finally {
+      cleanup();
+    }
+    images.built.push(tTag);
+  } else reporter.info(msg.layerCached("tool layer", tTag));
+  const agent = await ensureLayer(docker, agentLayerSpec(plan.agent, aTag, tool.id), known.get(aTag), reporter, guard.abortSignal);
+  if (agent.built) images.built.push(aTag);
+  images.agentId = agent.id;
+  saveDigestCache();
+}
+
+function copyReferencePatch(plan: RunPlan, runDir: string, extracted: ExtractedPatch | undefined): void {
+  if (extracted) return copyFileSync(extracted.path, join(runDir, "reference.patch"));
+  const folder = plan.task.case.folder;
+  const patch = (plan.task.metadata as TaskMetadata).files.patch;
+  if (!folder || !patch) return;
+  // The usual layout copies sse/<dir> to /ssebench/<dir>; other layouts simply get no copy.
+  const candidate = join(folder, "sse", patch);
+  if (existsSync(candidate)) copyFileSync(candidate, join(runDir, "reference.patch"));
+}
+
+export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutcome> {
+  const { docker, reporter } = deps;
+  const startedAt = new Date();
+  const plan = await validateRun(opts, { home: deps.home, env: deps.env, warn: reporter.warn });
+  const runId = opts.runId ?? newRunId(startedAt);
+  const run = createRunDir(opts.results, { task: plan.task.id, model: plan.model, agent: plan.agent.name, runId }, reporter.warn);
+  const config = runConfig(opts, plan, toolTag(plan.registry, plan.task.id));
+  const guard = new RunGuard(opts.runTimeout, reporter.warn, deps.handleSignals);
+  const images: Images = { caseId: null, agentId: null, built: [] };
+  const network = `ssebench-${runId}`.toLowerCase();
+  let networkCreated = false;
+  let containerId: string | undefined;
+  let state: ContainerState = { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
+  let extracted: ExtractedPatch | undefined;
+  let failure: UserError | undefined;
+  try {
+    await buildLayers(deps, plan, guard, images);
+    if (plan.agent.reference) {
+      const patch = (plan.task.metadata as TaskMetadata).files.patch as string;
+      extracted = await extractReferencePatch(docker, images.caseId as string, patch, plan.platform);
+    }
+    if (guard.stopped) throw new UserError(msg.aborted(guard.reason ?? "stopped"));
+    guard.phase = "the container run";
+    await createNetwork(docker, network, runId);
+    networkCreated = true;
+    const env: Record<string, string> = {
+      SSE_ARCHIVE: ARCHIVE_MOUNT,
+      SSE_DIFFICULTY: String(opts.difficulty),
+      TIMEOUT: String(opts.timeout),
+      SSE_GRADING_TIMEOUT: String(opts.timeout),
+    };
+    if (plan.model !== "none") env.SSE_MODEL_NAME = plan.model;
+    if (plan.plugins.env !== undefined) env.SSE_PLUGINS = plan.plugins.env;
+    if (deps.env.SSEBENCH_DEBUG) env.SSE_DEBUG = "1";
+    const labels: Record<string, string> = {
+      "ssebench.results": run.path,
+      "ssebench.task-id": plan.task.id,
+      "ssebench.model": plan.model,
+      "ssebench.agent": plan.agent.name,
+      "ssebench.run-id": runId,
+    };
+    if (plan.agent.reference) labels["ssebench.reference-run"] = "true";
+    const running = startContainer(
+      docker,
+      { image: images.agentId as string, network, runDir: run.path, archiveDir: run.archive, env, labels, resources: opts.resources, platform: plan.platform, referencePatch: extracted?.path },
+      reporter.container,
+    );
+    guard.onStop(() => stopContainer(docker, running));
+    const status = await running.done;
+    guard.onStop(undefined);
+    containerId = running.id();
+    if (containerId) state = await inspectContainer(docker, containerId);
+    if (status !== 0 && !guard.stopped) reporter.error(msg.containerFailed(state.exitCode ?? status));
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    if (!guard.stopped) failure = error;
+  } finally {
+    guard.phase = "teardown";
+    for (const w of await teardown(docker, containerId, networkCreated ? network : undefined, opts.keepContainer)) reporter.warn(w);
+    guard.dispose();
+  }
+  copyReferencePatch(plan, run.path, extracted);
+  extracted?.cleanup();
+
+  let result: ContainerResult = readContainerResult(run.path);
+  if (failure) result = { ...result, patch_result: markError(result.patch_result, failure.message, "infra") };
+  else if (guard.stopped && result.patch_result.error_type !== "interrupted") {
+    result = { ...result, patch_result: markError(result.patch_result, msg.interrupted(guard.reason ?? "stopped"), "interrupted") };
+  } else if (state.oomKilled && (!result.produced || state.exitCode === 137)) {
+    result = { ...result, patch_result: markError(result.patch_result, msg.oomKilled(opts.resources.memory), "infra") };
+  } else if (!result.produced) reporter.error(msg.noResult());
+  const container: ContainerRecord = {
+    image: images.agentId,
+    case_image: images.caseId,
+    exit_code: state.exitCode,
+    oom_killed: state.oomKilled,
+    started_at: state.startedAt,
+    finished_at: state.finishedAt,
+  };
+  const summary = recordRun({
+    runDir: run.path,
+    task: plan.task.metadata,
+    config,
+    result,
+    plugins: readPluginResults(run.archive, reporter.warn),
+    runId,
+    startedAt: startedAt.toISOString(),
+    container,
+    interrupted: guard.reason ?? null,
+  });
+  if (failure) throw failure;
+  const interrupted = guard.exitCode();
+  const passed = summary.patch_result.status === "passed";
+  const exitCode = interrupted ?? (opts.requirePass && !passed ? 1 : 0);
+  return { summary, runDir: run.path, lines: summaryLines(summary, run.path), exitCode, built: images.built };
+}
+
+/** For `dataset verify`: the raw text of a file of the run folder, or undefined. */
+export function readRunFile(runDir: string, name: string): string | undefined {
+  const file = join(runDir, name);
+  return existsSync(file) ? readFileSync(file, "utf8") : undefined;
+}

@@ -1,0 +1,139 @@
+/**
+ * Recording a run (spec §4.7): read what the container left in result.json, fill the gaps (no
+ * result, OOM kill, interruption), add `config`, and write result.json and summary.json atomically.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describeCause } from "../errors.ts";
+import { deriveStatus, emptyVerdicts } from "../formats/result.ts";
+import type { ContainerRecord, PatchResult, PluginResult, RunConfig, RuntimeResult, Summary } from "../formats/summary.ts";
+import { msg } from "./messages.ts";
+import { writeJsonAtomic } from "./results.ts";
+
+export interface ContainerResult {
+  patch_result: PatchResult;
+  runtime_result: RuntimeResult;
+  /** false when result.json was empty or unreadable */
+  produced: boolean;
+}
+
+const emptyRuntime = (): RuntimeResult => ({
+  agent_duration: 0,
+  agent_timeout: false,
+  evaluator_timeout: false,
+  agent_exit_code: null,
+});
+
+/** Reads <run dir>/result.json as the container left it; an empty one is a framework failure. */
+export function readContainerResult(runDir: string): ContainerResult {
+  let data: { patch_result?: Partial<PatchResult>; runtime_result?: Partial<RuntimeResult> } | undefined;
+  try {
+    const text = readFileSync(join(runDir, "result.json"), "utf8");
+    if (text.trim()) data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  if (!data?.patch_result) {
+    const patch: PatchResult = {
+      status: "error",
+      ...emptyVerdicts(),
+      error_msg: msg.noResultError(),
+      error_log: null,
+      error_type: "infra",
+      checks: [],
+    };
+    return { patch_result: patch, runtime_result: emptyRuntime(), produced: false };
+  }
+  const p = { ...emptyVerdicts(), error_msg: null, error_log: null, error_type: null, checks: [], ...data.patch_result };
+  // Spelled out so the key order is result.json's whatever the container wrote.
+  const patch: PatchResult = {
+    status: p.status ?? deriveStatus(p),
+    build_success: p.build_success,
+    pov_passed: p.pov_passed,
+    pov_total: p.pov_total,
+    func_test_success: p.func_test_success,
+    intent_test_success: p.intent_test_success,
+    error_msg: p.error_msg,
+    error_log: p.error_log,
+    error_type: p.error_type,
+    checks: p.checks,
+  };
+  return { patch_result: patch, runtime_result: { ...emptyRuntime(), ...data.runtime_result }, produced: true };
+}
+
+/** Marks a result as an error the run itself caused (OOM kill, interruption), keeping the checks. */
+export function markError(patch: PatchResult, message: string, errorType: PatchResult["error_type"]): PatchResult {
+  const previous = patch.error_msg && patch.error_msg !== msg.noResultError() ? `; grading said: ${patch.error_msg}` : "";
+  return { ...patch, status: "error", error_msg: `${message}${previous}`, error_type: errorType };
+}
+
+/** archive/plugins/results.json → plugin_results (spec §2.6); problems become a warning and []. */
+export function readPluginResults(archiveDir: string, warn: (line: string) => void): PluginResult[] {
+  const file = join(archiveDir, "plugins", "results.json");
+  if (!existsSync(file)) return [];
+  try {
+    const data = JSON.parse(readFileSync(file, "utf8")) as Array<Record<string, unknown>>;
+    if (!Array.isArray(data)) throw new Error("not a JSON array");
+    return data.map((e) => {
+      const r: PluginResult = {
+        name: String(e.name),
+        hook: String(e.hook),
+        status: e.status as PluginResult["status"],
+        exit_code: typeof e.exit_code === "number" ? e.exit_code : 0,
+        duration_seconds: typeof e.duration_seconds === "number" ? e.duration_seconds : 0,
+      };
+      if (typeof e.reason === "string" && e.reason) r.reason = e.reason;
+      if (typeof e.error === "string" && e.error) r.error = e.error;
+      return r;
+    });
+  } catch (cause) {
+    warn(msg.pluginReport(file, describeCause(cause)));
+    return [];
+  }
+}
+
+export interface RecordInput {
+  runDir: string;
+  task: unknown;
+  config: RunConfig;
+  result: ContainerResult;
+  plugins: PluginResult[];
+  runId: string;
+  startedAt: string;
+  container: ContainerRecord;
+  interrupted: string | null;
+}
+
+/** Rewrites result.json with `config` and writes summary.json (both compact, atomic). */
+export function recordRun(input: RecordInput): Summary {
+  const { patch_result, runtime_result } = input.result;
+  writeJsonAtomic(join(input.runDir, "result.json"), { patch_result, runtime_result, config: input.config });
+  const summary: Summary = {
+    task: input.task as Summary["task"],
+    config: input.config,
+    patch_result,
+    runtime_result,
+    spend: 0,
+    run_id: input.runId,
+    started_at: input.startedAt,
+    plugin_results: input.plugins,
+    container: input.container,
+    interrupted: input.interrupted,
+  };
+  writeJsonAtomic(join(input.runDir, "summary.json"), summary);
+  return summary;
+}
+
+/** The three stdout lines (spec §4.2 step 17). */
+export function summaryLines(summary: Summary, runDir: string): string[] {
+  const p = summary.patch_result;
+  const parts: string[] = [];
+  if (p.build_success !== null) parts.push(`build ${p.build_success ? "passed" : "failed"}`);
+  if (p.pov_total !== null) parts.push(`${p.pov_passed ?? 0}/${p.pov_total} PoCs no longer trigger`);
+  if (p.func_test_success !== null) parts.push(`tests ${p.func_test_success ? "passed" : "failed"}`);
+  if (p.intent_test_success !== null) parts.push(`hidden tests ${p.intent_test_success ? "passed" : "failed"}`);
+  const who = `${summary.config.agent} agent${summary.config.model !== "none" ? ` (${summary.config.model})` : ""}`;
+  const description = `${who} on ${(summary.task as { id?: string }).id ?? "the task"}: ${parts.length > 0 ? parts.join(", ") : "no check ran"}`;
+  const grade = p.status === "error" && p.error_msg ? `${p.status} (${p.error_msg})` : p.status;
+  return [`Result: ${description}`, `Grade: ${grade}`, `Run directory: ${runDir}`];
+}

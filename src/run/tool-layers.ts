@@ -1,0 +1,91 @@
+/**
+ * The two layers on top of the case image: the tool layer (images/sandbox/Dockerfile: entrypoint,
+ * users, /plugins) and the agent layer (agents/<name>/Dockerfile). Each one's inputs hash covers
+ * its files and the ID of the image below it, so a change anywhere below rebuilds what is above.
+ */
+import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { VERSION } from "../version.ts";
+import type { Agent } from "./agents.ts";
+import { InputHash } from "./content-hash.ts";
+import type { Home } from "./home.ts";
+import { type LayerSpec, withTag } from "./layers.ts";
+import { UserError } from "../errors.ts";
+import { msg } from "./messages.ts";
+
+const prefixed = (registry: string, name: string) => withTag(registry ? `${registry}/${name}` : name);
+
+export function toolTag(registry: string, task: string): string {
+  return prefixed(registry, `tool/${task.toLowerCase()}:${VERSION}`);
+}
+
+export function agentTag(registry: string, agent: Agent, task: string): string {
+  return prefixed(registry, `agent-${agent.name}/${task.toLowerCase()}:${agent.version ?? VERSION}`.toLowerCase());
+}
+
+const PLUGIN_FILES = ["plugins.yaml", "schema.json"];
+
+function pluginSources(home: Home, plugins: readonly string[]): { rel: string; path: string }[] {
+  return [
+    ...PLUGIN_FILES.map((f) => ({ rel: f, path: join(home.pluginsDir, f) })).filter((s) => existsSync(s.path)),
+    ...plugins.map((name) => ({ rel: name, path: join(home.pluginsDir, name) })),
+  ];
+}
+
+export function toolInputs(home: Home, caseId: string, plugins: readonly string[]): string {
+  if (!existsSync(home.entrypointBinary)) throw new UserError(msg.entrypointMissing(home.entrypointBinary));
+  const h = new InputHash()
+    .file("Dockerfile", home.sandboxDockerfile)
+    .file("ssebench-entrypoint", home.entrypointBinary)
+    .value("case-image", caseId);
+  for (const s of pluginSources(home, plugins)) {
+    if (PLUGIN_FILES.includes(s.rel)) h.file(`plugins/${s.rel}`, s.path);
+    else h.tree(`plugins/${s.rel}`, s.path);
+  }
+  return h.digest();
+}
+
+/**
+ * The tool layer's build context: only the entrypoint (hard-linked: it is 100 MB) and plugins/.
+ * Returns the spec and a cleanup for the temp folder.
+ */
+export function toolLayerSpec(
+  home: Home,
+  tag: string,
+  caseId: string,
+  plugins: readonly string[],
+  inputs: string,
+): { spec: LayerSpec; cleanup: () => void } {
+  const context = mkdtempSync(join(tmpdir(), "ssebench-tool-"));
+  const cleanup = () => rmSync(context, { recursive: true, force: true });
+  try {
+    const binary = join(context, "ssebench-entrypoint");
+    try {
+      linkSync(home.entrypointBinary, binary);
+    } catch {
+      copyFileSync(home.entrypointBinary, binary);
+    }
+    mkdirSync(join(context, "plugins"));
+    for (const s of pluginSources(home, plugins)) cpSync(s.path, join(context, "plugins", s.rel), { recursive: true });
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+  return {
+    spec: {
+      layer: "tool layer",
+      tag,
+      context,
+      dockerfile: home.sandboxDockerfile,
+      buildArgs: { CASE_IMAGE: caseId },
+      inputs,
+    },
+    cleanup,
+  };
+}
+
+export function agentLayerSpec(agent: Agent, tag: string, toolId: string): LayerSpec {
+  const inputs = new InputHash().tree("agent", agent.dir).value("tool-layer", toolId).digest();
+  return { layer: "agent layer", tag, context: agent.dir, buildArgs: { TOOL_IMAGE: toolId }, inputs };
+}

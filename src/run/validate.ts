@@ -1,0 +1,85 @@
+/**
+ * Spec §4.2: everything `ssebench run` checks before it starts anything, in the reference's order,
+ * each failure one line and exit 1. The result is the plan the orchestrator carries out.
+ */
+import { arch as hostArch } from "node:os";
+import { DEFAULT_REGISTRY, normaliseRegistry } from "../catalog/image-refs.ts";
+import { UserError } from "../errors.ts";
+import type { TaskMetadata } from "../formats/manifest-types.ts";
+import { type Agent, agentUsesModel, loadAgent } from "./agents.ts";
+import type { Home } from "./home.ts";
+import { msg } from "./messages.ts";
+import { checkModel } from "./models.ts";
+import type { RunOptions } from "./options.ts";
+import { loadPlugins, type PluginSelection, selectPlugins } from "./plugins.ts";
+import { NO_MODEL } from "./results.ts";
+import { type ResolvedTask, resolveCatalogTask, resolveLocalTask } from "./task-source.ts";
+
+export interface RunPlan {
+  agent: Agent;
+  /** the folder name under results/<task>/ and SSE_MODEL_NAME */
+  model: string;
+  task: ResolvedTask;
+  plugins: PluginSelection;
+  registry: string;
+  /** `linux/<arch>` when the task does not list the host's architecture, else undefined */
+  platform: string | undefined;
+}
+
+const HOST_ARCH: Record<string, string> = { x64: "amd64", arm64: "arm64" };
+
+/** The task's architecture: the host's if it lists it, else its first (run under emulation). */
+export function choosePlatform(taskArch: readonly string[], host = HOST_ARCH[hostArch()] ?? hostArch()): string | undefined {
+  if (taskArch.length === 0 || taskArch.includes(host)) return undefined;
+  return `linux/${taskArch[0]}`;
+}
+
+export interface ValidateDeps {
+  home: Home;
+  env: NodeJS.ProcessEnv;
+  warn: (line: string) => void;
+}
+
+export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise<RunPlan> {
+  const { home, env, warn } = deps;
+  // 1. model
+  const usesModel = await agentUsesModel(home.agentsDir, opts.agent);
+  if (usesModel && !opts.model) throw new UserError(msg.modelRequired(opts.agent));
+  if (!usesModel && opts.model && opts.model !== NO_MODEL && opts.agent === "reference") {
+    warn(msg.modelIgnored(opts.agent, opts.model));
+  }
+  // 3. egress (the setting's syntax was checked with the options)
+  if (opts.egress === "open") throw new UserError(msg.egressOpen());
+  // 6. plugins and sidecar
+  if (opts.mode === "sidecar" && opts.plugins !== undefined) throw new UserError(msg.pluginSidecar());
+  if (opts.mode === "sidecar") throw new UserError(msg.sidecarUnsupported());
+  // 7. plugins.yaml
+  const plugins = selectPlugins(home.pluginsDir, loadPlugins(home.pluginsDir), opts.plugins);
+  // 8. task
+  // Not catalog/client's registryFromEnv: a --local run must not load the catalog client.
+  const registry = normaliseRegistry(env.SSEBENCH_REGISTRY?.trim() || DEFAULT_REGISTRY);
+  const task = opts.local
+    ? await resolveLocalTask(opts.local, opts.task, registry)
+    : await resolveCatalogTask({ catalog: opts.catalog, env, home: home.root, build: opts.build }, opts.task, registry);
+  for (const w of task.warnings) warn(w);
+  // 9. reference patch
+  if (opts.agent === "reference" && !(task.metadata as TaskMetadata).files.patch) {
+    throw new UserError(msg.noReferencePatch(opts.task));
+  }
+  // 10. agent
+  const agent = await loadAgent(home.agentsDir, opts.agent);
+  // 11. model
+  let model = NO_MODEL;
+  if (agent.usesModel) {
+    checkModel(home.root, opts.model as string);
+    throw new UserError(msg.modelProxyMissing(agent.name));
+  }
+  if (opts.model && agent.name !== "reference") {
+    checkModel(home.root, opts.model);
+    model = opts.model;
+  }
+  // 12. emulation
+  const platform = choosePlatform(task.arch);
+  if (platform) warn(msg.emulation(HOST_ARCH[hostArch()] ?? hostArch(), platform.slice("linux/".length)));
+  return { agent, model, task, plugins, registry, platform };
+}
