@@ -1,0 +1,152 @@
+/**
+ * `ssebench dataset items` and `dataset validate FILE.yaml` through the compiled binary (run
+ * `bun run build` first), including the bad-input corpus: each document gives one clear line
+ * naming file:line:col, exit 1, never a stack trace.
+ */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { hasNoStackTrace, ssebench } from "../helpers/cli.ts";
+import { declarative, tree } from "./helpers.ts";
+
+const good = declarative("    - {id: a, inputs: {user: Hello}, category: c}\n    - {id: b, prompt: Legacy}\n");
+
+describe("ssebench dataset items", () => {
+  test("prints the envelope items as JSON Lines, warnings on stderr", async () => {
+    const dir = tree({ "ds.yaml": good });
+    const r = await ssebench(["dataset", "items", "ds.yaml"], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim().split("\n").map((l) => JSON.parse(l))).toEqual([
+      { id: "a", inputs: { user: "Hello" }, category: "c" },
+      { id: "b", inputs: { user: "Legacy" }, prompt: "Legacy" },
+    ]);
+    expect(r.stderr).toStartWith("Deprecated: dataset.legacy_item in ds.yaml; use inputs.user + expectations");
+  });
+
+  test("--limit N and --source-override FILE", async () => {
+    const dir = tree({
+      "ds.yaml": "apiVersion: lab/v1\nkind: Dataset\nmetadata: {name: s}\nspec:\n  source: {kind: jsonl, path: r.jsonl}\n",
+      "r.jsonl": Array.from({ length: 5 }, (_, i) => JSON.stringify({ id: `r${i}`, question: `Q${i}`, topic: "t" })).join("\n"),
+      "over.yaml": "map: {id: id, inputs.user: '{question}!', topic: topic}\nlimit: 3\n",
+    });
+    const limited = await ssebench(["dataset", "items", "ds.yaml", "--limit", "2"], { cwd: dir });
+    expect(limited.stdout.trim().split("\n").map((l) => JSON.parse(l).id)).toEqual(["r0", "r1"]);
+    const over = await ssebench(["dataset", "items", "ds.yaml", "--source-override", "over.yaml"], { cwd: dir });
+    expect(over.exitCode).toBe(0);
+    expect(over.stdout.trim().split("\n").map((l) => JSON.parse(l))).toEqual([
+      { id: "r0", inputs: { user: "Q0!" }, topic: "t" },
+      { id: "r1", inputs: { user: "Q1!" }, topic: "t" },
+      { id: "r2", inputs: { user: "Q2!" }, topic: "t" },
+    ]);
+  });
+
+  test("a bad --limit is a usage error (exit 2)", async () => {
+    const r = await ssebench(["dataset", "items", "x.yaml", "--limit", "0"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe("ssebench dataset items: --limit must be a whole number >= 1 (got '0')\n");
+  });
+
+  test("duplicate ids: items are printed, the problem is reported, exit 1", async () => {
+    const dir = tree({ "ds.yaml": declarative("    - {id: a, inputs: {user: x}}\n    - {id: a, inputs: {user: y}}\n") });
+    const r = await ssebench(["dataset", "items", "ds.yaml"], { cwd: dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.trim().split("\n")).toHaveLength(2);
+    expect(r.stderr).toBe("ds.yaml:8:7: item a: duplicate item id 'a' (first defined at ds.yaml:7:7)\n");
+  });
+});
+
+describe("ssebench dataset validate FILE.yaml", () => {
+  test("a valid item dataset", async () => {
+    const dir = tree({ "ds.yaml": good });
+    const r = await ssebench(["dataset", "validate", "ds.yaml"], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe("ds.yaml: ok, item dataset, 2 items\n");
+  });
+
+  test("every schema violation, one line each, exit 1", async () => {
+    const dir = tree({ "ds.yaml": declarative("    - {id: a, inputs: {user: ''}}\n    - {id: b, inputs: {user: x}, expectations: {ground_truth: 4}}\n") });
+    const r = await ssebench(["dataset", "validate", "ds.yaml"], { cwd: dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      "ds.yaml:7:30: item a: spec.items[0].inputs.user: must NOT have fewer than 1 characters",
+      "ds.yaml:8:63: item b: spec.items[1].expectations.ground_truth: is ambiguous: it matches more than one allowed shape (oneOf branches 1 and 2)",
+    ]);
+  });
+});
+
+describe("bad-input corpus: one clear line, exit 1, no stack trace", () => {
+  const header = "apiVersion: lab/v1\nkind: Dataset\nmetadata: {name: bad}\nspec:\n";
+  const corpus: { name: string; files: Record<string, string>; items: string; validate?: string }[] = [
+    {
+      name: "wrong kind",
+      files: { "ds.yaml": "apiVersion: lab/v1\nkind: Pipeline\nmetadata: {name: x}\nspec: {items: [{id: a, inputs: {user: x}}]}\n" },
+      items: "ds.yaml:2:7: kind must be 'Dataset' for an item dataset (got 'Pipeline')",
+      validate: "ds.yaml:2:7: kind: must be 'Dataset'",
+    },
+    {
+      name: "unknown key",
+      files: { "ds.yaml": `${header}  item_schema: {}\n  items: [{id: a, inputs: {user: x}}]\n` },
+      items: "ds.yaml:5:3: spec.item_schema is not a valid property",
+      validate: "ds.yaml:5:3: spec.item_schema is not a valid property",
+    },
+    {
+      name: "ref to a missing file",
+      files: { "ds.yaml": `${header}  items:\n    - {id: a, inputs: {user: {ref: gone.txt}}}\n` },
+      items: "ds.yaml:6:30: item a: dataset ref 'gone.txt' not found (looked for ",
+    },
+    {
+      name: "ref escaping upward",
+      files: { "ds/ds.yaml": `${header}  items:\n    - {id: a, inputs: {user: x, tool_fixtures: ../secret.yaml}}\n`, "secret.yaml": "k: v\n" },
+      items:
+        "ds/ds.yaml:6:48: item a: dataset ref '../secret.yaml' points outside the dataset's folder; refs must stay inside it (copy the file next to the dataset)",
+    },
+    {
+      name: "cyclic refs",
+      files: { "ds.yaml": `${header}  items:\n    - {id: a, inputs: {user: x, memory_seeds: a.yaml}}\n`, "a.yaml": "ref: b.yaml\n", "b.yaml": "ref: a.yaml\n" },
+      items: "ds.yaml:6:47: item a: cyclic ref: a.yaml -> b.yaml -> a.yaml",
+    },
+    {
+      name: "catalog {id:} ref",
+      files: { "ds.yaml": `${header}  items:\n    - {id: a, inputs: {user: {id: lib/prompt}}}\n` },
+      items: "ds.yaml:6:30: item a: catalog id refs are not resolved yet: 'lib/prompt'",
+    },
+    {
+      name: "csv with ragged rows",
+      files: { "ds.yaml": `${header}  source: {kind: csv, path: d.csv}\n`, "d.csv": "id,question\na,Q\nb,Q,extra\n" },
+      items: "d.csv:3:1: row has 3 fields but the header has 2",
+    },
+    {
+      name: "invalid jsonl line",
+      files: { "ds.yaml": `${header}  source: {kind: jsonl, path: d.jsonl}\n`, "d.jsonl": '{"question": "ok"}\n{"question": oops}\n' },
+      items: "d.jsonl:2:1: invalid JSON: ",
+    },
+    {
+      name: "YAML syntax error",
+      files: { "ds.yaml": `${header}  items: [\n` },
+      items: "ds.yaml:6:1: YAML: ",
+    },
+    {
+      name: "missing file",
+      files: {},
+      items: "ds.yaml: no such file",
+    },
+  ];
+
+  for (const entry of corpus) {
+    test(entry.name, async () => {
+      const dir = tree({ ...entry.files, "ds/.keep": "" });
+      const file = entry.files["ds/ds.yaml"] ? join("ds", "ds.yaml") : "ds.yaml";
+      for (const [command, expected] of [
+        ["items", entry.items],
+        ["validate", entry.validate ?? entry.items.replace(/^ds\.yaml: no such file$/, "")],
+      ] as const) {
+        if (command === "validate" && !entry.files[file] && entry.name === "missing file") continue;
+        const r = await ssebench(["dataset", command, file], { cwd: dir });
+        expect(r.exitCode).toBe(1);
+        expect(r.stdout).toBe("");
+        expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+        expect(r.stderr).toStartWith(expected);
+        expect(hasNoStackTrace(r.stderr)).toBe(true);
+      }
+    });
+  }
+});
