@@ -1,0 +1,27 @@
+import { defineCommand } from "citty";
+import { catalogArg, jsonArg } from "../args.ts";
+import { err, out, renderJson, renderTable } from "../output.ts";
+
+export default defineCommand({
+  meta: {
+    name: "show",
+    description: "Show one task of a catalog: its images, checks and files (--json: the service's GET /tasks/{id})",
+  },
+  args: {
+    id: { type: "positional", required: true, description: "Task id", valueHint: "ID" },
+    ...catalogArg,
+    ...jsonArg,
+  },
+  async run({ args }) {
+    const { describeTask, showTask } = await import("../../catalog/task-listing.ts");
+    const shown = await showTask({ id: args.id, catalog: args.catalog });
+    for (const warning of shown.warnings) err(warning);
+    if (args.json) {
+      process.stdout.write(renderJson(shown.detail));
+      return;
+    }
+    const rows = describeTask(shown);
+    // Two columns without a header row: the table helper aligns them; drop its header line.
+    out(renderTable(["", ""], rows).split("\n").slice(1).join("\n"));
+  },
+});

@@ -1,0 +1,209 @@
+/** `ssebench catalog serve` through a real socket: the compiled binary, as users run it. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createCatalogApp } from "../../src/catalog/app.ts";
+import { hasNoStackTrace, ssebench, tempDir } from "../helpers/cli.ts";
+import { demoLock, demoManifest, digestOf, writeCatalogFiles } from "./fixtures.ts";
+import { rawRequest, type RunningServer, startServer } from "./server-process.ts";
+
+const tmp = tempDir("ssebench-catalog-serve-");
+const dir = `${tmp.path}/demo`;
+let server: RunningServer;
+
+beforeAll(async () => {
+  await writeCatalogFiles(dir);
+  server = await startServer(["--manifest", `${dir}/manifest.json`], { SSEBENCH_REGISTRY: "reg.example/ns" });
+});
+afterAll(async () => {
+  await server.stop("SIGKILL");
+  tmp.cleanup();
+});
+
+describe("catalog serve over a socket", () => {
+  test("logs one plain line with the URL, the task count and the pinned count", () => {
+    expect(server.log[0]).toContain(`serving 3 tasks of demo-v1 from ${dir}/manifest.json on ${server.url}`);
+    expect(server.log[0]).toContain("1 of 3 case images named by digest");
+    expect(server.log.join("\n")).not.toContain("\u001b[");
+  });
+
+  test("serves the same bytes as the app, for every route", async () => {
+    const app = createCatalogApp({ manifest: demoManifest(), lock: demoLock(), registry: "reg.example/ns" });
+    for (const path of ["/", "/healthz", "/tasks", "/tasks/Alpha-2", "/tasks/zeta-1/metadata", "/manifest.json", "/images.lock.json"]) {
+      const [real, viaApp] = [await fetch(server.url + path), await app.request(path)];
+      expect(real.status).toBe(200);
+      expect(real.headers.get("etag")).toBe(viaApp.headers.get("etag"));
+      expect(real.headers.get("content-type")).toBe(viaApp.headers.get("content-type"));
+      expect(real.headers.get("cache-control")).toBe(viaApp.headers.get("cache-control"));
+      expect(await real.text()).toBe(await viaApp.text());
+    }
+    const tasks = (await (await fetch(`${server.url}/tasks`)).json()) as { image: string }[];
+    expect(tasks[0]?.image).toBe(`reg.example/ns/case/demo/alpha-2@${digestOf(1)}`);
+  });
+
+  test("304 on If-None-Match, on the fast path and through the router (percent-encoded path)", async () => {
+    for (const path of ["/tasks/Alpha-2", "/tasks/%41lpha-2", "/ta%73ks"]) {
+      const first = await fetch(server.url + path);
+      expect(first.status).toBe(200);
+      const etag = first.headers.get("etag") ?? "";
+      const again = await fetch(server.url + path, { headers: { "if-none-match": etag } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe("");
+    }
+  });
+
+  test("HEAD: status and headers without a body", async () => {
+    const head = await rawRequest(server.url, "HEAD /tasks HTTP/1.1");
+    expect(head.status).toBe(200);
+    expect(head.head.toLowerCase()).toContain("etag:");
+    expect(head.body).toBe("");
+  });
+
+  test("errors: unknown id, unknown path, wrong or unknown method", async () => {
+    expect(await rawRequest(server.url, "GET /tasks/nope HTTP/1.1")).toMatchObject({ status: 404, body: "task 'nope' not found\n" });
+    expect(await rawRequest(server.url, "GET /tasks/x/y HTTP/1.1")).toMatchObject({ status: 404, body: "404 page not found\n" });
+    for (const method of ["POST", "DELETE", "PROPFIND", "FOO", "BREW"]) {
+      // Bun reports unknown methods as GET, so only the exact spelling of a path can tell them apart.
+      const paths = ["POST", "DELETE", "PROPFIND"].includes(method) ? ["/tasks", "/tasks/Alpha-2", "/tasks/%41lpha-2"] : ["/tasks", "/tasks/Alpha-2"];
+      for (const path of paths) {
+        const res = await rawRequest(server.url, `${method} ${path} HTTP/1.1`, ["Content-Length: 0"]);
+        expect(`${method} ${path} ${res.status}`).toBe(`${method} ${path} 405`);
+        expect(res.head.toLowerCase()).toContain("allow: get, head");
+      }
+    }
+  });
+
+  test("hostile raw paths: never a 500, never a file", async () => {
+    const paths = [
+      "/tasks/../../../../etc/passwd",
+      "/tasks/..%2f..%2f..%2fetc%2fpasswd",
+      "/../../etc/passwd",
+      "/tasks/%2e%2e/%2e%2e/etc/passwd",
+      `/tasks/${"x".repeat(10_240)}`,
+      "/tasks/%",
+      "/tasks/%zz%",
+      "/tasks/%C0%AE%C0%AE",
+      "/tasks/%00",
+      "/tasks?%%%&&=&a[b]=<x>",
+      "//tasks///",
+      "/tasks/Alpha-2;x=1",
+      "*",
+      "http://evil.example/tasks",
+    ];
+    for (const path of paths) {
+      const res = await rawRequest(server.url, `GET ${path} HTTP/1.1`);
+      expect(res.status === 500 ? `${path}: 500` : "ok").toBe("ok");
+      expect(res.status).toBeLessThan(500);
+      expect(res.body).not.toContain("root:");
+    }
+  });
+});
+
+describe("catalog serve start-up and shutdown", () => {
+  test("SIGTERM lets a request in flight finish, refuses new ones, exits 0", async () => {
+    // A manifest of ~20 MB: its body cannot sit in socket buffers, so the response stays in flight
+    // while the client reads slowly.
+    const big = `${tmp.path}/big`;
+    const manifest = demoManifest();
+    const template = manifest.tasks[0];
+    if (!template) throw new Error("fixture has tasks");
+    manifest.tasks = Array.from({ length: 400 }, (_, i) => ({
+      ...template,
+      id: `task-${String(i).padStart(4, "0")}`,
+      files: Object.fromEntries(Array.from({ length: 500 }, (_, j) => [`src/file-${j}.c`, "a".repeat(64)])),
+    }));
+    await writeCatalogFiles(big, { manifest, lock: null });
+    const slow = await startServer(["--manifest", big]);
+    const response = await fetch(`${slow.url}/manifest.json`);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let received = (await reader.read()).value?.length ?? 0;
+    slow.proc.kill("SIGTERM");
+    await Bun.sleep(300);
+    const refused = await fetch(`${slow.url}/healthz`).then(() => false, () => true);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      received += value.length;
+    }
+    expect(Number(response.headers.get("content-length"))).toBe(received);
+    expect(received).toBeGreaterThan(15_000_000);
+    expect(refused).toBe(true);
+    expect(await slow.proc.exited).toBe(0);
+  }, 60_000);
+
+  test("SIGINT exits 0 too", async () => {
+    const s = await startServer(["--manifest", dir]);
+    expect(await s.stop("SIGINT")).toBe(0);
+  });
+
+  test("flags beat environment variables; the environment beats defaults", async () => {
+    const s = await startServer([], { SSEBENCH_MANIFEST: `${dir}/manifest.json`, SSEBENCH_REGISTRY: "env.example" });
+    const tasks = (await (await fetch(`${s.url}/tasks`)).json()) as { base: string }[];
+    expect(tasks[0]?.base).toBe("env.example/base-generic-go:1.0.0");
+    await s.stop();
+    const f = await startServer(["--registry", "flag.example/"], { SSEBENCH_MANIFEST: `${dir}/manifest.json`, SSEBENCH_REGISTRY: "env.example" });
+    const flagged = (await (await fetch(`${f.url}/tasks`)).json()) as { base: string }[];
+    expect(flagged[0]?.base).toBe("flag.example/base-generic-go:1.0.0");
+    await f.stop();
+  });
+
+  test("without --manifest it serves the dataset built into the binary", async () => {
+    const s = await startServer();
+    const health = (await (await fetch(`${s.url}/healthz`)).json()) as { dataset: string };
+    expect(health.dataset).toBe("demo");
+    await s.stop();
+  });
+
+  const startupFailures: [string, string[], Record<string, string>, (d: string) => string][] = [
+    ["a missing manifest", ["--manifest", "/nonexistent/manifest.json"], {}, () => "Cannot read the catalog at /nonexistent/manifest.json: ENOENT"],
+    ["an invalid manifest", ["--manifest", "BAD/manifest.json"], {}, (d) => `${d}/manifest.json is not a valid dataset manifest: `],
+    ["a missing lock that was asked for", ["--manifest", "DIR", "--lock", "/nonexistent/lock.json"], {}, () => "Cannot read the images lock at /nonexistent/lock.json: ENOENT"],
+    ["a missing lock named by the environment", ["--manifest", "DIR"], { SSEBENCH_IMAGES_LOCK: "/nonexistent/l.json" }, () => "Cannot read the images lock at /nonexistent/l.json"],
+    ["an invalid lock beside the manifest", ["--manifest", "BADLOCK"], {}, (d) => `${d}/images.lock.json is not a valid images lock: `],
+  ];
+  for (const [name, args, env, expected] of startupFailures) {
+    test(`${name} stops start-up with one line, exit 1`, async () => {
+      const bad = `${tmp.path}/bad`;
+      const badLock = `${tmp.path}/badlock`;
+      await writeCatalogFiles(bad, { manifest: '{"dataset":"demo","version":"v1","tasks":[{"id":"x"}]}', lock: null });
+      await writeCatalogFiles(badLock, { lock: '{"dataset":"demo"}' });
+      const resolved = args.map((a) => a.replace(/^BADLOCK$/, badLock).replace(/^BAD/, bad).replace(/^DIR$/, dir));
+      const r = await ssebench(["catalog", "serve", "--port", "0", ...resolved], { env });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toStartWith(expected(name.includes("beside") ? badLock : bad));
+      expect(hasNoStackTrace(r.stderr)).toBe(true);
+    });
+  }
+
+  test("a bad port is a usage error (flag) or a failure (environment)", async () => {
+    const flag = await ssebench(["catalog", "serve", "--port", "http"]);
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr).toBe("ssebench catalog serve: --port must be a port number from 0 to 65535, not 'http'\n");
+    const env = await ssebench(["catalog", "serve"], { env: { SSEBENCH_CATALOG_PORT: "70000" } });
+    expect(env.exitCode).toBe(1);
+    expect(env.stderr).toBe("SSEBENCH_CATALOG_PORT must be a port number from 0 to 65535, not '70000'\n");
+  });
+
+  test("a port in use is one line, exit 1", async () => {
+    const port = new URL(server.url).port;
+    const r = await ssebench(["catalog", "serve", "--host", "127.0.0.1", "--port", port, "--manifest", dir]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toStartWith(`Cannot listen on 127.0.0.1:${port}: `);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
+
+const pilot = "/work/shared/conformance/pilot";
+const hasPilot = await Bun.file(`${pilot}/manifest.json`).exists();
+describe.skipIf(!hasPilot)("catalog serve on the pilot data (../shared)", () => {
+  test("pins 54 tasks by digest and tags the stale one", async () => {
+    const s = await startServer(["--manifest", `${pilot}/manifest.json`]);
+    const tasks = (await (await fetch(`${s.url}/tasks`)).json()) as { id: string; image: string }[];
+    await s.stop();
+    expect(tasks).toHaveLength(55);
+    expect(tasks.filter((t) => t.image.includes("@sha256:"))).toHaveLength(54);
+    expect(tasks.find((t) => !t.image.includes("@"))).toMatchObject({
+      id: "generic-c-libxml2-xml_commit_0bcd05c",
+      image: "ghcr.io/42-b3yond-6ug/ssebench/case/pilot/generic-c-libxml2-xml_commit_0bcd05c:pilot-v1",
+    });
+  });
+});
