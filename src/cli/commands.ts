@@ -10,4 +10,7 @@ const load = (p: Promise<{ default: unknown }>) => p.then((m) => m.default as Co
 
 export const rootCommands: Record<string, Loader> = {
   dataset: () => load(import("./dataset/index.ts")),
+  run: () => load(import("./run.ts")),
+  tasks: () => load(import("./tasks/index.ts")),
+  catalog: () => load(import("./catalog/index.ts")),
 };
