@@ -12,11 +12,13 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (argv[0] === "artifact") return (await import("./runtime/artifact.ts")).writeManifest(process.env);
-  if (process.pid === 1) throw new UserError(msg.pid1());
   if (argv[0] === "prepare") {
+    // Allowed as PID 1 (a Dockerfile RUN step): it waits for each child it starts.
     const { runPrepare } = await import("./runtime/prepare-command.ts");
     return runPrepare(process.env);
   }
+  // The sandbox needs an init: a Bun PID 1 neither reaps orphans nor gets default signal actions.
+  if (process.pid === 1) throw new UserError(msg.pid1());
   let i = 0;
   while (i < argv.length) {
     const a = argv[i]!;

@@ -16,6 +16,7 @@ function quote(value: string): string {
 
 export function log(level: Level, message: string, fields: Record<string, unknown> = {}): void {
   if (level === "DEBUG" && !debug) return;
+  if (debug) fields = { ...fields, t_ms: Math.round(performance.now()) };
   const time = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   let line = `time=${time} level=${level} service=ssebench msg=${quote(message)}`;
   for (const [k, v] of Object.entries(fields)) line += ` ${k}=${quote(String(v))}`;

@@ -94,8 +94,7 @@ export class PluginRunner {
     const dir = join(ctx.pluginsDir, entry.name);
     const runSh = join(dir, "run.sh");
     const handle: Handle = { entry, stoppedAtPhaseEnd: false, result: Promise.resolve(undefined as never) };
-    const base = { name: entry.name, hook: entry.hook };
-    const fail = (error: string): PluginResult => ({ ...base, status: "error", exit_code: 0, duration_seconds: 0, started: false, error });
+    const fail = (error: string) => pluginResult(entry, "error", 0, 0, false, { error });
     let st;
     try {
       st = statSync(runSh);
@@ -141,24 +140,26 @@ export class PluginRunner {
   }
 
   private classify(entry: PluginEntry, o: Outcome, skipFile: string, stopped: boolean): PluginResult {
-    const base = { name: entry.name, hook: entry.hook, duration_seconds: Math.round(o.durationMs) / 1000 };
-    if (o.exitCode === null) return { ...base, status: "error", exit_code: 0, duration_seconds: 0, started: false, error: o.startError ?? "could not start" };
+    const seconds = Math.round(o.durationMs) / 1000;
+    const result = (status: PluginResult["status"], exitCode: number, more: { error?: string; reason?: string } = {}) =>
+      pluginResult(entry, status, exitCode, seconds, true, more);
+    if (o.exitCode === null) return pluginResult(entry, "error", 0, 0, false, { error: o.startError ?? "could not start" });
     if (o.timedOut) {
       log("WARN", "Plugin timed out", { plugin: entry.name, timeout_min: entry.timeout });
-      return { ...base, status: "timeout", exit_code: 124, started: true };
+      return result("timeout", 124);
     }
-    if (stopped && o.exitCode !== 0) return { ...base, status: "failed", exit_code: o.exitCode, started: true, error: msg.pluginStoppedAtAgentEnd() };
+    if (stopped && o.exitCode !== 0) return result("failed", o.exitCode, { error: msg.pluginStoppedAtAgentEnd() });
     if (o.exitCode !== 0) {
       log("WARN", "Plugin failed", { plugin: entry.name, exit_code: o.exitCode });
-      return { ...base, status: "failed", exit_code: o.exitCode, started: true, error: msg.pluginExit(o.exitCode) };
+      return result("failed", o.exitCode, { error: msg.pluginExit(o.exitCode) });
     }
     const reason = readSkipReason(skipFile);
     if (reason) {
       log("WARN", "Plugin skipped", { plugin: entry.name, reason });
-      return { ...base, status: "skipped", exit_code: 0, started: true, reason };
+      return result("skipped", 0, { reason });
     }
-    log("INFO", "Plugin finished", { plugin: entry.name, seconds: base.duration_seconds });
-    return { ...base, status: "ok", exit_code: 0, started: true };
+    log("INFO", "Plugin finished", { plugin: entry.name, seconds });
+    return result("ok", 0);
   }
 
   /** Moves the logs into $SSE_ARCHIVE/plugins and writes results.json (only if a plugin ran). */
@@ -176,6 +177,14 @@ export class PluginRunner {
     }
     if (this.results.length > 0) writeAtomic(join(out, "results.json"), `${JSON.stringify(this.results, null, 2)}\n`);
   }
+}
+
+/** One element of results.json, keys in the documented order; `error`/`reason` only when set. */
+function pluginResult(entry: PluginEntry, status: PluginResult["status"], exitCode: number, seconds: number, started: boolean, more: { error?: string; reason?: string }): PluginResult {
+  const r: PluginResult = { name: entry.name, hook: entry.hook, status, exit_code: exitCode, duration_seconds: seconds, started };
+  if (more.error) r.error = more.error;
+  if (more.reason) r.reason = more.reason;
+  return r;
 }
 
 function readSkipReason(path: string): string | undefined {

@@ -77,6 +77,7 @@ export class RunRecord {
     if (this.interrupted) return;
     this.interrupted = signal;
     log("WARN", "Interrupted; stopping every process", { signal, phase: this.phase });
+    const known = [...this.checks]; // a check cut short by the interrupt has no verdict
     await stopAllGroups(this.cfg.graceMs);
     await this.plugins?.stopPending();
     if (this.model.uid !== 0) await killUserProcesses(this.model);
@@ -84,7 +85,7 @@ export class RunRecord {
     if (this.agentStartedAt !== undefined && this.phase === "the agent phase") {
       this.runtime.agent_duration = Math.round((performance.now() - this.agentStartedAt) / 1000);
     }
-    this.patch = notGraded("interrupted", msg.interrupted(signal, this.phase), this.checks);
+    this.patch = notGraded("interrupted", msg.interrupted(signal, this.phase), known);
     try {
       this.writeResult();
       this.handOver();

@@ -5,7 +5,11 @@
  */
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { setDefaultTimeout } from "bun:test";
 import { entrypointBin, repoRoot, tempDir } from "../helpers/cli.ts";
+
+// Each run is a few real processes and git calls; a busy 2-vCPU machine needs headroom.
+setDefaultTimeout(60_000);
 
 export const fixture = join(import.meta.dir, "fixtures/demo-task");
 
@@ -68,10 +72,8 @@ export function newRun(opts: { plugins?: PluginSpec[]; pluginsYaml?: string; env
   mkdirSync(d("plugins"));
   cpSync(join(repoRoot, "runtime/plugins/schema.json"), join(d("plugins"), "schema.json"));
   const specs = opts.plugins ?? [];
-  const yaml =
-    opts.pluginsYaml ??
-    specs.map((p) => `- name: ${p.name}\n  enabled: ${p.enabled ?? true}\n  hook: ${p.hook}\n  llm: ${p.llm ?? false}\n  timeout: ${p.timeout ?? 1}\n`).join("");
-  writeFileSync(join(d("plugins"), "plugins.yaml"), yaml || "[]\n");
+  const listed = specs.map((p) => `- name: ${p.name}\n  enabled: ${p.enabled ?? true}\n  hook: ${p.hook}\n  llm: ${p.llm ?? false}\n  timeout: ${p.timeout ?? 1}\n`);
+  writeFileSync(join(d("plugins"), "plugins.yaml"), opts.pluginsYaml ?? (listed.join("") || "[]\n"));
   for (const p of specs) {
     mkdirSync(join(d("plugins"), p.name));
     writeFileSync(join(d("plugins"), p.name, "run.sh"), `#!/bin/sh\n${p.script}\n`, { mode: 0o755 });

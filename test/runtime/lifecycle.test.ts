@@ -147,3 +147,23 @@ describe("command line", () => {
     expect(r.stdout).toMatch(/^ssebench-entrypoint \d+\.\d+\.\d+\n$/);
   });
 });
+
+describe("prepare", () => {
+  test("squashes any history to one commit, keeps ignored files for grading, and is done once", async () => {
+    dirs = newRun();
+    const git = (args: string) => Bun.spawnSync(["sh", "-c", `cd ${dirs!.source} && git ${args}`], { env: { PATH: process.env.PATH!, HOME: dirs!.base } });
+    git("init -q && git add -A && git -c user.name=u -c user.email=u@u commit -qm one && echo x > later && git add later && git -c user.name=u -c user.email=u@u commit -qm fix-leak");
+    const p = await runEntrypoint(dirs, ["prepare"]);
+    expect(p.exitCode).toBe(0);
+    expect(p.stdout).toContain('msg="Source tree prepared"');
+    const r = await runEntrypoint(dirs, shAgent('git rev-list --count HEAD > "$SSE_ARCHIVE/count"; git log --format=%an%n%s > "$SSE_ARCHIVE/log"; git status --porcelain > "$SSE_ARCHIVE/status"'));
+    expect(r.stdout).not.toContain("Source tree prepared"); // the image did it
+    const read = (f: string) => readFileSync(join(dirs!.archive, f), "utf8");
+    expect(read("count").trim()).toBe("1");
+    expect(read("log")).toBe("SSEBench Agent\nbuggy commit\n");
+    expect(read("status")).toBe("");
+    // vendor/ is git-ignored but the build needs it: the pristine copy kept it.
+    expect(r.result.patch_result.build_success).toBe(true);
+    expect(statSync(dirs.source).uid).toBe(uidOf("model"));
+  });
+});

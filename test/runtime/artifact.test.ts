@@ -1,0 +1,50 @@
+/** The shipped artifact plugin (runtime/plugins/artifact) and `ssebench-entrypoint artifact`. */
+import { afterEach, beforeAll, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { cpSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { entrypointBin, repoRoot, runBinary, tempDir } from "../helpers/cli.ts";
+import { ensureUsers, newRun, type RunDirs, runEntrypoint, shAgent } from "./harness.ts";
+
+let dirs: RunDirs | undefined;
+beforeAll(ensureUsers);
+afterEach(() => dirs?.cleanup());
+
+test("the shipped plugins.yaml validates, and the artifact plugin lists every result file with its producer", async () => {
+  dirs = newRun({ env: { SSE_PLUGINS: "artifact" } });
+  cpSync(join(repoRoot, "runtime/plugins"), dirs.plugins, { recursive: true });
+  const r = await runEntrypoint(dirs, shAgent('echo "{}" > "$SSE_ARCHIVE/dialog.jsonl"'));
+  expect(r.exitCode).toBe(0);
+  expect(r.pluginResults).toEqual([expect.objectContaining({ name: "artifact", hook: "after-grading", status: "ok", exit_code: 0 })]);
+  const text = readFileSync(join(dirs.archive, "artifact/manifest.json"), "utf8");
+  const m = JSON.parse(text);
+  expect(text).toStartWith('{\n  "generated_at": "');
+  expect(Object.keys(m)).toEqual(["generated_at", "results", "file_count", "total_bytes", "files"]);
+  expect(m.generated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+  expect(m.results).toBe(dirs.results);
+  const producers = Object.fromEntries(m.files.map((f: { path: string; producer: string }) => [f.path, f.producer]));
+  expect(producers).toMatchObject({
+    "archive/dialog.jsonl": "agent",
+    "agent.log": "entrypoint",
+    "final.patch": "daemon",
+    "result.json": "evaluator",
+    "grading/build.log": "entrypoint",
+  });
+  expect(Object.keys(producers).some((p) => p.startsWith("archive/plugins") || p.startsWith("archive/artifact"))).toBe(false);
+  expect(m.file_count).toBe(m.files.length);
+  const result = m.files.find((f: { path: string }) => f.path === "result.json");
+  expect(result.sha256).toBe(createHash("sha256").update(readFileSync(join(dirs.results, "result.json"))).digest("hex"));
+});
+
+test("artifact without a results folder writes a skip reason and exits 0", async () => {
+  const t = tempDir();
+  try {
+    const skip = join(t.path, "skip");
+    const r = await runBinary(entrypointBin, ["artifact"], { env: { SSE_RESULTS: join(t.path, "none"), SSE_ARCHIVE: t.path, SSE_PLUGIN_SKIP_FILE: skip } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(`[artifact] SSE_RESULTS ${join(t.path, "none")} is not a directory; skipping\n`);
+    expect(readFileSync(skip, "utf8")).toBe(`SSE_RESULTS ${join(t.path, "none")} is not a directory\n`);
+  } finally {
+    t.cleanup();
+  }
+});

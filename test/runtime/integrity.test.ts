@@ -1,0 +1,76 @@
+/** The bypasses an agent could try; each must fail for real (uid switching as root). */
+import { afterEach, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
+
+let dirs: RunDirs | undefined;
+beforeAll(ensureUsers);
+afterEach(() => dirs?.cleanup());
+
+/** Runs each probe as the agent; a probe prints OPEN when the access worked. */
+async function probe(lines: Record<string, string>): Promise<Record<string, string>> {
+  const script = Object.entries(lines)
+    .map(([name, cmd]) => `if ${cmd} >/dev/null 2>&1; then echo "${name}=OPEN"; else echo "${name}=closed"; fi >> "$SSE_ARCHIVE/probes"`)
+    .join("\n");
+  const r = await runEntrypoint(dirs!, shAgent(script));
+  expect(r.exitCode).toBe(0);
+  return Object.fromEntries(readFileSync(join(dirs!.archive, "probes"), "utf8").trim().split("\n").map((l) => l.split("=") as [string, string]));
+}
+
+test("the agent cannot read the task files, hidden tests, reference patch or results, nor write plugin code", async () => {
+  dirs = newRun({ plugins: [{ name: "audit", hook: "after-grading", script: "echo audited" }] });
+  const d = dirs;
+  const found = await probe({
+    taskConfig: `cat ${d.taskRoot}/config.yaml`,
+    taskList: `ls ${d.taskRoot}`,
+    hiddenTests: `cat ${d.taskRoot}/diffs/test.diff`,
+    referencePatch: `cat ${d.reference}`,
+    results: `ls ${d.results}`,
+    pluginCode: `sh -c 'echo "cat /etc/shadow" >> ${d.plugins}/audit/run.sh'`,
+    pluginFolder: `touch ${d.plugins}/audit/extra`,
+    workState: `ls ${d.work}/state`,
+    ownTree: `touch ${d.source}/mine`,
+    archive: `touch $SSE_ARCHIVE/mine`,
+  });
+  expect(found).toEqual({
+    taskConfig: "closed",
+    taskList: "closed",
+    hiddenTests: "closed",
+    referencePatch: "closed",
+    results: "closed",
+    pluginCode: "closed",
+    pluginFolder: "closed",
+    workState: "closed",
+    ownTree: "OPEN",
+    archive: "OPEN",
+  });
+  expect(readFileSync(join(d.plugins, "audit/run.sh"), "utf8")).not.toContain("shadow");
+});
+
+test("plugin folders that were group/world-writable are locked down before the agent starts", async () => {
+  dirs = newRun({ plugins: [{ name: "loose", hook: "after-grading", script: "true" }] });
+  Bun.spawnSync(["chmod", "-R", "a+w", dirs.plugins]);
+  Bun.spawnSync(["chown", "-R", `${uidOf("model")}`, join(dirs.plugins, "loose")]);
+  const found = await probe({ pluginCode: `sh -c 'echo x >> ${dirs.plugins}/loose/run.sh'` });
+  expect(found.pluginCode).toBe("closed");
+});
+
+test("a process left behind (double fork + setsid) does not survive the agent phase", async () => {
+  dirs = newRun();
+  const marker = join(dirs.archive, "late");
+  const r = await runEntrypoint(dirs, shAgent(`setsid sh -c '(sleep 2; echo still-here > ${marker}) &' & exit 0`));
+  expect(r.exitCode).toBe(0);
+  expect(liveProcessesOf(uidOf("model"))).toEqual([]);
+  await Bun.sleep(2500); // long enough for the orphan to have written, had it lived
+  expect(() => readFileSync(marker)).toThrow();
+});
+
+test("the agent's processes are gone before grading: a change made late is not graded", async () => {
+  dirs = newRun();
+  // A background job that would apply the fix after the agent exits (i.e. during grading).
+  const fix = `sleep 1; cp ${dirs.source}/calc.sh /dev/null; sed -i 's/exit 139/exit 0/' ${dirs.source}/calc.sh`;
+  const r = await runEntrypoint(dirs, shAgent(`setsid sh -c '${fix}' >/dev/null 2>&1 & exit 0`));
+  expect(r.result.patch_result.pov_passed).toBe(0);
+  expect(readFileSync(join(dirs.results, "final.patch"), "utf8")).toBe("");
+});

@@ -1,0 +1,137 @@
+/** Plugins at their hooks: validation, selection, users, env, limits, report, and no say over the grade. */
+import { afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureUsers, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
+
+let dirs: RunDirs | undefined;
+beforeAll(ensureUsers);
+afterEach(() => dirs?.cleanup());
+
+const agentMarks = shAgent('touch "$SSE_ARCHIVE/agent-ran"');
+
+describe("plugins.yaml", () => {
+  const cases: [string, string, string][] = [
+    ["extra key", "- name: a\n  enabled: true\n  hook: on-agent\n  llm: false\n  timeout: 1\n  color: red\n", "plugins.yaml:6: [0].color color is not allowed (schema.json)"],
+    ["missing key", "- name: a\n  enabled: true\n  hook: on-agent\n  llm: false\n", "plugins.yaml:1: [0] timeout is required (schema.json)"],
+    ["bad hook", "- name: a\n  enabled: true\n  hook: during-agent\n  llm: false\n  timeout: 1\n", "plugins.yaml:3: [0].hook must be one of before-agent, on-agent, after-agent, before-grading, on-grading, after-grading (was \"during-agent\") (schema.json)"],
+    ["fractional timeout", "- name: a\n  enabled: true\n  hook: on-agent\n  llm: false\n  timeout: 1.5\n", "plugins.yaml:5: [0].timeout must be an integer (was number) (schema.json)"],
+    ["empty file", "", "plugins.yaml:1: must be an array (was null) (schema.json)"],
+    ["duplicate", "- {name: a, enabled: true, hook: on-agent, llm: false, timeout: 1}\n- {name: a, enabled: true, hook: on-agent, llm: false, timeout: 1}\n", 'plugins.yaml: plugin "a" is declared twice'],
+  ];
+  for (const [what, yaml, problem] of cases) {
+    test(`${what}: one line naming the file and line, exit 1, the agent never starts`, async () => {
+      dirs = newRun({ pluginsYaml: yaml });
+      const r = await runEntrypoint(dirs, agentMarks);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toBe(`ssebench-entrypoint: invalid plugin configuration: ${problem}\n`);
+      expect(() => readFileSync(join(dirs!.archive, "agent-ran"))).toThrow();
+    });
+  }
+});
+
+describe("running plugins", () => {
+  test("hooks in order, users per hook, selection by SSE_PLUGINS, results.json shape", async () => {
+    const record = (name: string) => `echo "${name} $(id -u) $SSE_PLUGIN_HOOK" >> "$SSE_ARCHIVE/../order-${name}"; date +%s%N > /dev/null`;
+    dirs = newRun({
+      plugins: [
+        { name: "ba", hook: "before-agent", script: record("ba") },
+        { name: "aa", hook: "after-agent", script: record("aa") },
+        { name: "bg", hook: "before-grading", script: record("bg") },
+        { name: "ag", hook: "after-grading", script: `${record("ag")}; test -s "$SSE_RESULTS/result.json"` },
+        { name: "off", hook: "before-agent", enabled: false, script: "exit 9" },
+      ],
+    });
+    Bun.spawnSync(["chmod", "777", dirs.base]); // model plugins write their mark beside the archive
+    const r = await runEntrypoint(dirs, agentMarks);
+    expect(r.exitCode).toBe(0);
+    const model = uidOf("model");
+    const mark = (n: string) => readFileSync(join(dirs!.base, `order-${n}`), "utf8").trim();
+    expect(mark("ba")).toBe(`ba ${model} before-agent`);
+    expect(mark("aa")).toBe(`aa ${model} after-agent`);
+    expect(mark("bg")).toBe("bg 0 before-grading");
+    expect(mark("ag")).toBe("ag 0 after-grading");
+    expect(r.pluginResults!.map((p) => `${p.name}:${p.status}`)).toEqual(["ba:ok", "aa:ok", "bg:ok", "ag:ok"]);
+    const text = readFileSync(join(dirs.archive, "plugins/results.json"), "utf8");
+    expect(text).toEndWith("}\n]\n");
+    expect(Object.keys(r.pluginResults![0])).toEqual(["name", "hook", "status", "exit_code", "duration_seconds", "started"]);
+  });
+
+  test("SSE_PLUGINS set (even empty) runs exactly the named plugins", async () => {
+    dirs = newRun({
+      plugins: [
+        { name: "one", hook: "after-grading", script: "true" },
+        { name: "two", hook: "after-grading", enabled: false, script: "true" },
+      ],
+      env: { SSE_PLUGINS: " two , nope," },
+    });
+    let r = await runEntrypoint(dirs, agentMarks);
+    expect(r.pluginResults!.map((p) => p.name)).toEqual(["two"]);
+    expect(r.stdout).toContain('msg="Requested plugin is not declared in plugins.yaml" plugin=nope');
+    dirs.cleanup();
+    dirs = newRun({ plugins: [{ name: "one", hook: "after-grading", script: "true" }], env: { SSE_PLUGINS: "" } });
+    r = await runEntrypoint(dirs, agentMarks);
+    expect(r.pluginResults).toBeUndefined();
+  });
+
+  test("LLM variables reach only llm: true plugins", async () => {
+    const dump = (n: string) => `env | grep -c '^SSE_API_KEY=sk-test-secret' > "$SSE_ARCHIVE/../key-${n}" || true`;
+    dirs = newRun({
+      plugins: [
+        { name: "plain", hook: "after-grading", script: dump("plain") },
+        { name: "smart", hook: "after-grading", llm: true, script: dump("smart") },
+        { name: "agentside", hook: "before-agent", script: dump("agentside") },
+      ],
+    });
+    Bun.spawnSync(["chmod", "777", dirs.base]);
+    await runEntrypoint(dirs, agentMarks);
+    const key = (n: string) => readFileSync(join(dirs!.base, `key-${n}`), "utf8").trim();
+    expect([key("plain"), key("smart"), key("agentside")]).toEqual(["0", "1", "0"]);
+  });
+
+  test("failed, skipped, hanging and broken plugins: statuses, and no effect on grade or exit status", async () => {
+    dirs = newRun({
+      plugins: [
+        { name: "fails", hook: "before-grading", script: "echo oops; exit 2" },
+        { name: "skips", hook: "before-grading", script: 'echo "no model configured" > "$SSE_PLUGIN_SKIP_FILE"' },
+        { name: "hangs", hook: "on-grading", timeout: 1, script: "sleep 600 & sleep 601" },
+        { name: "forger", hook: "after-grading", script: `echo '{"patch_result":{"status":"passed"}}' > "$SSE_RESULTS/result.json"; echo forged > "$SSE_RESULTS/final.patch"` },
+      ],
+      env: { SSE_PLUGIN_MINUTE: "1" }, // one "minute" = 1 s
+    });
+    Bun.spawnSync(["rm", join(dirs.plugins, "plugins.yaml")]);
+    Bun.spawnSync(["sh", "-c", `cat >> ${join(dirs.plugins, "plugins.yaml")} <<'Y'
+- {name: fails, enabled: true, hook: before-grading, llm: false, timeout: 1}
+- {name: skips, enabled: true, hook: before-grading, llm: false, timeout: 1}
+- {name: hangs, enabled: true, hook: on-grading, llm: false, timeout: 1}
+- {name: forger, enabled: true, hook: after-grading, llm: false, timeout: 1}
+- {name: absent, enabled: true, hook: after-grading, llm: false, timeout: 1}
+Y`]);
+    const r = await runEntrypoint(dirs, shAgent("exit 5"));
+    expect(r.exitCode).toBe(5);
+    expect(r.result.patch_result).toMatchObject({ status: "failed", error_msg: "PoC failed: pocs/poc.txt" });
+    expect(readFileSync(join(dirs.results, "final.patch"), "utf8")).toBe("");
+    const by = Object.fromEntries(r.pluginResults!.map((p) => [p.name, p]));
+    expect(by.fails).toMatchObject({ status: "failed", exit_code: 2, error: "exit status 2", started: true });
+    expect(by.skips).toMatchObject({ status: "skipped", exit_code: 0, reason: "no model configured" });
+    expect(by.hangs).toMatchObject({ status: "timeout", exit_code: 124, started: true });
+    expect(by.hangs.error).toBeUndefined();
+    expect(by.forger.status).toBe("ok");
+    expect(by.absent).toMatchObject({ status: "error", started: false, exit_code: 0, duration_seconds: 0 });
+    expect(by.absent.error).toStartWith('plugin "absent": no executable run.sh at ');
+    expect(readFileSync(join(dirs.archive, "plugins/fails.log"), "utf8")).toBe("oops\n");
+    expect(Bun.spawnSync(["pgrep", "-f", "sleep 60[01]"]).exitCode).toBe(1);
+  });
+
+  test("an on-agent plugin runs beside the agent and is stopped when the agent phase ends", async () => {
+    dirs = newRun({
+      plugins: [{ name: "watch", hook: "on-agent", script: 'echo started; while :; do sleep 1; done' }],
+    });
+    const r = await runEntrypoint(dirs, shAgent("sleep 0.5"));
+    expect(r.exitCode).toBe(0);
+    expect(r.pluginResults).toEqual([
+      expect.objectContaining({ name: "watch", hook: "on-agent", status: "failed", started: true, error: "stopped at the end of the agent phase" }),
+    ]);
+    expect(readFileSync(join(dirs.archive, "plugins/watch.log"), "utf8")).toBe("started\n");
+  });
+});

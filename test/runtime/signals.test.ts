@@ -1,0 +1,59 @@
+/** SIGTERM/SIGINT at any phase, and the refusal to run as PID 1 without an init. */
+import { afterEach, beforeAll, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { entrypointBin } from "../helpers/cli.ts";
+import { ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
+
+let dirs: RunDirs | undefined;
+beforeAll(ensureUsers);
+afterEach(() => dirs?.cleanup());
+
+async function waitForLog(text: string): Promise<void> {
+  const path = join(dirs!.results, "entrypoint.log");
+  for (let i = 0; i < 600; i++) {
+    if (existsSync(path) && readFileSync(path, "utf8").includes(text)) return;
+    await Bun.sleep(50);
+  }
+  throw new Error(`entrypoint.log never showed ${text}`);
+}
+
+test("SIGTERM during the agent phase: every process killed, interrupted result, plugin results so far, exit 143", async () => {
+  dirs = newRun({
+    plugins: [
+      { name: "early", hook: "before-agent", script: "true" },
+      { name: "beside", hook: "on-agent", script: "sleep 300" },
+    ],
+  });
+  const r = await runEntrypoint(dirs, shAgent("setsid sleep 303 & trap '' TERM; sleep 302"), {
+    onStart: (proc) => void waitForLog("Agent command").then(() => proc.kill("SIGTERM")),
+  });
+  expect(r.exitCode).toBe(143);
+  expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "interrupted", error_msg: "Interrupted by SIGTERM during the agent phase" });
+  expect(r.result.runtime_result.agent_exit_code).toBeNull();
+  expect(r.pluginResults!.map((p) => `${p.name}:${p.status}`)).toEqual(["early:ok", "beside:failed"]);
+  expect(liveProcessesOf(uidOf("model"))).toEqual([]);
+  expect(Bun.spawnSync(["pgrep", "-f", "sleep 30[023]"]).exitCode).toBe(1);
+});
+
+test("SIGINT during grading: the checks done so far are kept, exit 130", async () => {
+  dirs = newRun();
+  Bun.spawnSync(["sh", "-c", `echo 'sleep 304' >> ${join(dirs.taskRoot, "scripts/test.sh")}`]);
+  const r = await runEntrypoint(dirs, shAgent("true"), {
+    onStart: (proc) => void waitForLog("check=function_test").then(() => proc.kill("SIGINT")),
+  });
+  expect(r.exitCode).toBe(130);
+  expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "interrupted", error_msg: "Interrupted by SIGINT during grading" });
+  expect(r.result.patch_result.checks.map((c: { check: string }) => c.check)).toEqual(["build", "poc"]);
+  expect(r.result.runtime_result.agent_exit_code).toBe(0);
+  expect(Bun.spawnSync(["pgrep", "-f", "sleep 304"]).exitCode).toBe(1);
+});
+
+test("as PID 1 without an init it refuses with a clear message", async () => {
+  dirs = newRun();
+  const proc = Bun.spawn(["unshare", "--pid", "--fork", "--mount-proc", entrypointBin, "--", "true"], { env: dirs.env, stdout: "pipe", stderr: "pipe" });
+  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  expect(code).toBe(1);
+  expect(stderr).toBe("ssebench-entrypoint: refusing to run as PID 1: start the container with an init (docker run --init)\n");
+  expect(existsSync(join(dirs.results, "result.json"))).toBe(false);
+});
