@@ -3,15 +3,18 @@
 # debootstrap a minimal bookworm from the machine's own Debian mirror, then `docker import` it.
 # Skipped when the image already exists. Prints the image name on its last line.
 #
-#   scripts/debian-root-image.sh [IMAGE]    (default ssebench/debian-root:bookworm)
+#   scripts/debian-root-image.sh [IMAGE]     (default ssebench/debian-root:bookworm)
+#   scripts/debian-root-image.sh --print-mirror
 #
 # Settings (environment, optional):
-#   SSEBENCH_DEBIAN_MIRROR  mirror URL (default: the first bookworm URI in /etc/apt/sources.list*)
+#   SSEBENCH_DEBIAN_MIRROR  mirror URL (default: the first bookworm URI in $SSEBENCH_APT_DIR/sources.list*)
 #   SSEBENCH_DEBIAN_SUITE   suite (default bookworm)
+#   SSEBENCH_APT_DIR        where the apt sources are (default /etc/apt)
 set -euo pipefail
 
 image=${1:-ssebench/debian-root:bookworm}
 suite=${SSEBENCH_DEBIAN_SUITE:-bookworm}
+apt_dir=${SSEBENCH_APT_DIR:-/etc/apt}
 
 say() { printf 'debian-root-image: %s\n' "$*" >&2; }
 fail() { printf 'debian-root-image: %s\n' "$*" >&2; exit 1; }
@@ -19,7 +22,7 @@ fail() { printf 'debian-root-image: %s\n' "$*" >&2; exit 1; }
 # The first URI serving the plain suite (not -security/-updates) in deb822 or one-line sources.
 find_mirror() {
   local f
-  for f in /etc/apt/sources.list.d/*.sources; do
+  for f in "$apt_dir"/sources.list.d/*.sources; do
     [ -f "$f" ] || continue
     awk -v suite="$suite" '
       /^[[:space:]]*$/ { if (uri != "" && hit) { print uri; done = 1; exit } uri = ""; hit = 0; next }
@@ -28,12 +31,23 @@ find_mirror() {
       END { if (!done && uri != "" && hit) print uri }
     ' "$f"
   done
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+  for f in "$apt_dir"/sources.list "$apt_dir"/sources.list.d/*.list; do
     [ -f "$f" ] || continue
     awk -v suite="$suite" '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i == suite) { print ($2 ~ /^\[/ ? $3 : $2); exit } }' "$f"
   done
 }
 
+mirror() {
+  local found=${SSEBENCH_DEBIAN_MIRROR:-$(find_mirror | head -n 1 || true)}
+  [ -n "$found" ] || fail "no Debian mirror for $suite in $apt_dir/sources.list*; set SSEBENCH_DEBIAN_MIRROR"
+  echo "$found"
+}
+
+if [ "$image" = --print-mirror ]; then
+  mirror
+  exit 0
+fi
+case "$image" in -*) echo "usage: scripts/debian-root-image.sh [IMAGE | --print-mirror]" >&2; exit 2 ;; esac
 if docker image inspect "$image" >/dev/null 2>&1; then
   say "$image exists"
   echo "$image"
@@ -42,8 +56,7 @@ fi
 [ "$(id -u)" -eq 0 ] || fail "debootstrap needs root"
 command -v debootstrap >/dev/null || fail "debootstrap is missing; run scripts/docker-engine.sh start (it installs it) or apt-get install debootstrap"
 
-mirror=${SSEBENCH_DEBIAN_MIRROR:-$(find_mirror | head -n 1 || true)}
-[ -n "$mirror" ] || fail "no Debian mirror for $suite in /etc/apt/sources.list*; set SSEBENCH_DEBIAN_MIRROR"
+mirror=$(mirror)
 
 root=$(mktemp -d /var/tmp/ssebench-debian-root.XXXXXX)
 trap 'rm -rf "$root"' EXIT

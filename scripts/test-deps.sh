@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite drives for real (git, Chromium for the page test).
+# Installs the Debian packages the test suite drives for real (git, Chromium for the page test,
+# docker.io for the engine test).
 # Idempotent; a no-op when everything is present. Needs root (CI and the dev machines are root).
 set -euo pipefail
 need=()
 command -v git >/dev/null || need+=(git)
 command -v chromium >/dev/null || need+=(chromium)
+command -v dockerd >/dev/null || need+=(docker.io)   # test/images starts a private engine
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "scripts/test-deps.sh: missing ${need[*]}; install them (apt-get install ${need[*]}) or run as root" >&2

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the base images base-generic-{c,go,rust} that task Dockerfiles start FROM.
 #
-#   images/base-images/build.sh [--root IMAGE] [--registry PREFIX] [c|go|rust ...]
+#   images/base-images/build.sh [--root IMAGE] [--registry PREFIX] [--dry-run] [c|go|rust ...]
 #
+# --dry-run          print the docker build commands instead of running them
 # --root IMAGE       root image instead of the Dockerfiles' digest-pinned debian:bookworm-slim
 #                    (offline: scripts/debian-root-image.sh prints the one to use)
 # --registry PREFIX  registry prefix the task Dockerfiles' ${SSEBENCH_REGISTRY} stands for
@@ -11,6 +12,7 @@
 # Tags, for each language: base-generic-<lang>:<VERSION> and <PREFIX>/base-generic-<lang>:<VERSION>,
 # plus the same two names for every version of that image a datasets/*/manifest.json names, so
 # `docker build` of a case image finds its FROM locally and never pulls.
+# SSEBENCH_DATASETS (default: the checkout's datasets/) is where the manifests are looked for.
 # Apt needs the network, so the builds use --network host; the engine's containers have none.
 set -euo pipefail
 
@@ -19,15 +21,17 @@ repo=$(cd "$here/../.." && pwd)
 version=$(tr -d '[:space:]' <"$here/VERSION")
 registry=${SSEBENCH_REGISTRY:-ghcr.io/42-b3yond-6ug/ssebench}
 root=""
+dry_run=""
 langs=()
 
-usage() { echo "usage: images/base-images/build.sh [--root IMAGE] [--registry PREFIX] [c|go|rust ...]" >&2; exit 2; }
+usage() { echo "usage: images/base-images/build.sh [--root IMAGE] [--registry PREFIX] [--dry-run] [c|go|rust ...]" >&2; exit 2; }
 fail() { printf 'base-images: %s\n' "$*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --root) [ $# -ge 2 ] || usage; root=$2; shift 2 ;;
     --registry) [ $# -ge 2 ] || usage; registry=${2%/}; shift 2 ;;
+    --dry-run) dry_run=1; shift ;;
     c | go | rust) langs+=("$1"); shift ;;
     *) usage ;;
   esac
@@ -38,7 +42,7 @@ export DOCKER_BUILDKIT=0
 
 # Every "base" a dataset manifest names, e.g. base-generic-c:1.0.0.
 manifest_bases() {
-  local files=("$repo"/datasets/*/manifest.json)
+  local files=("${SSEBENCH_DATASETS:-$repo/datasets}"/*/manifest.json)
   [ -f "${files[0]}" ] || return 0
   if command -v jq >/dev/null; then
     jq -r '.tasks[].base' "${files[@]}"
@@ -60,6 +64,10 @@ for lang in "${langs[@]}"; do
   for tag in $(printf '%s\n' "${tags[@]}" | sort -u); do
     args+=(-t "$tag" -t "$registry/$tag")
   done
+  if [ -n "$dry_run" ]; then
+    echo "docker build ${args[*]} $here/generic-$lang"
+    continue
+  fi
   log=$(mktemp "${TMPDIR:-/tmp}/base-$lang.XXXXXX.log")
   started=$SECONDS
   if ! docker build "${args[@]}" "$here/generic-$lang" >"$log" 2>&1; then

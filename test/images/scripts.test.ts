@@ -1,0 +1,158 @@
+/**
+ * The engine and base-image scripts as real processes: argument handling, the mirror lookup, the
+ * tags a base-image build makes, and (when dockerd is installed and we are root) the whole
+ * start/status/stop cycle of a second, private engine on its own socket and data root.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot, runBinary, tempDir } from "../helpers/cli.ts";
+
+const engineScript = join(repoRoot, "scripts/docker-engine.sh");
+const rootImageScript = join(repoRoot, "scripts/debian-root-image.sh");
+const baseBuild = join(repoRoot, "images/base-images/build.sh");
+const work = tempDir("ssebench-images-");
+afterAll(() => work.cleanup());
+
+const bash = (script: string, args: string[], env: Record<string, string> = {}) =>
+  runBinary("/bin/bash", [script, ...args], { env });
+
+function writeTree(root: string, files: Record<string, string>): string {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+describe("scripts/debian-root-image.sh --print-mirror", () => {
+  test("takes the first URI serving the plain suite from deb822 sources, skipping -security", async () => {
+    const apt = writeTree(join(work.path, "apt-deb822"), {
+      "sources.list.d/a-security.sources":
+        "Types: deb\nURIs: http://security.example/debian-security\nSuites: bookworm-security\n",
+      "sources.list.d/b-main.sources":
+        "Types: deb\nURIs: http://security.example/other\nSuites: trixie\n\n" +
+        "Types: deb\nURIs: http://mirror.example/debian\nSuites: bookworm bookworm-updates\nComponents: main\n",
+    });
+    const r = await bash(rootImageScript, ["--print-mirror"], { SSEBENCH_APT_DIR: apt });
+    expect(r).toEqual({ exitCode: 0, stdout: "http://mirror.example/debian\n", stderr: "" });
+  });
+
+  test("reads one-line sources.list entries, with options in brackets", async () => {
+    const apt = writeTree(join(work.path, "apt-oneline"), {
+      "sources.list": "# comment\ndeb [arch=amd64] http://one.example/debian bookworm main\n",
+    });
+    const r = await bash(rootImageScript, ["--print-mirror"], { SSEBENCH_APT_DIR: apt });
+    expect(r.stdout).toBe("http://one.example/debian\n");
+  });
+
+  test("SSEBENCH_DEBIAN_MIRROR wins; no mirror at all is one line and exit 1", async () => {
+    const empty = join(work.path, "apt-empty");
+    mkdirSync(empty, { recursive: true });
+    const given = await bash(rootImageScript, ["--print-mirror"], {
+      SSEBENCH_APT_DIR: empty,
+      SSEBENCH_DEBIAN_MIRROR: "http://given.example/debian",
+    });
+    expect(given.stdout).toBe("http://given.example/debian\n");
+    const none = await bash(rootImageScript, ["--print-mirror"], { SSEBENCH_APT_DIR: empty });
+    expect(none.exitCode).toBe(1);
+    expect(none.stderr).toBe(
+      `debian-root-image: no Debian mirror for bookworm in ${empty}/sources.list*; set SSEBENCH_DEBIAN_MIRROR\n`,
+    );
+  });
+
+  test("an unknown flag is a usage error", async () => {
+    const r = await bash(rootImageScript, ["--bogus"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("usage: scripts/debian-root-image.sh");
+  });
+});
+
+describe("images/base-images/build.sh --dry-run", () => {
+  const version = "1.0.0";
+
+  test("tags the VERSION and every base version a dataset manifest names, plain and prefixed", async () => {
+    const datasets = writeTree(join(work.path, "datasets"), {
+      "one/manifest.json": JSON.stringify({
+        tasks: [{ base: "base-generic-c:0.9.0" }, { base: "base-generic-go:1.0.0" }, { base: "base-generic-c:0.9.0" }],
+      }),
+    });
+    const r = await bash(baseBuild, ["--dry-run", "--registry", "reg.test/ns/", "--root", "root:1", "c", "go"], {
+      SSEBENCH_DATASETS: datasets,
+    });
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines).toEqual([
+      "docker build --network host --label ssebench.base.version=1.0.0 --build-arg BASE=root:1 " +
+        "-t base-generic-c:0.9.0 -t reg.test/ns/base-generic-c:0.9.0 " +
+        `-t base-generic-c:${version} -t reg.test/ns/base-generic-c:${version} ${repoRoot}/images/base-images/generic-c`,
+      "docker build --network host --label ssebench.base.version=1.0.0 --build-arg BASE=root:1 " +
+        `-t base-generic-go:${version} -t reg.test/ns/base-generic-go:${version} ${repoRoot}/images/base-images/generic-go`,
+    ]);
+  });
+
+  test("defaults: all three languages, SSEBENCH_REGISTRY else the public prefix, the pinned root", async () => {
+    const empty = join(work.path, "no-datasets");
+    mkdirSync(empty, { recursive: true });
+    const r = await bash(baseBuild, ["--dry-run"], { SSEBENCH_DATASETS: empty });
+    expect(r.stdout.trim().split("\n").map((l) => l.split(" ").at(-1))).toEqual(
+      ["c", "go", "rust"].map((l) => `${repoRoot}/images/base-images/generic-${l}`),
+    );
+    expect(r.stdout).toContain(" -t ghcr.io/42-b3yond-6ug/ssebench/base-generic-rust:1.0.0 ");
+    expect(r.stdout).not.toContain("--build-arg");
+    const prefixed = await bash(baseBuild, ["--dry-run", "c"], { SSEBENCH_DATASETS: empty, SSEBENCH_REGISTRY: "r.test" });
+    expect(prefixed.stdout).toContain(" -t r.test/base-generic-c:1.0.0 ");
+  });
+
+  test("an unknown language or flag is a usage error", async () => {
+    for (const args of [["cobol"], ["--root"], ["--nope"]]) {
+      const r = await bash(baseBuild, args);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toStartWith("usage: images/base-images/build.sh");
+    }
+  });
+});
+
+describe("scripts/docker-engine.sh", () => {
+  test("without a subcommand it prints its usage and exits 2", async () => {
+    const r = await bash(engineScript, []);
+    expect(r).toEqual({ exitCode: 2, stdout: "", stderr: "usage: scripts/docker-engine.sh start|stop|status\n" });
+  });
+
+  const canRunEngine = process.getuid?.() === 0 && Bun.which("dockerd") !== null && Bun.which("docker") !== null;
+  test.skipIf(!canRunEngine)(
+    "a private engine on its own socket: start, start again (no-op), status, stop, status",
+    async () => {
+      const root = join(work.path, "engine");
+      const socket = join(root, "docker.sock");
+      const env = {
+        SSEBENCH_DOCKER_SOCKET: socket,
+        SSEBENCH_DOCKER_DATA: join(root, "data"),
+        SSEBENCH_DOCKER_EXEC: join(root, "exec"),
+        SSEBENCH_DOCKER_LOG: join(root, "dockerd.log"),
+      };
+      try {
+        const started = await bash(engineScript, ["start"], env);
+        expect(started.stderr).toBe("");
+        expect(started.exitCode).toBe(0);
+        expect(started.stdout).toMatch(/^docker-engine: started dockerd \d+ \(log .*dockerd\.log\)\n/);
+        expect(started.stdout).toEndWith(`, unix://${socket})\n`);
+
+        const again = await bash(engineScript, ["start"], env);
+        expect(again.stdout).toStartWith("docker-engine: running (");
+        const info = await runBinary("docker", ["info", "--format", "{{.DockerRootDir}}"], {
+          env: { DOCKER_HOST: `unix://${socket}` },
+        });
+        expect(info.stdout.trim()).toBe(join(root, "data"));
+        expect((await bash(engineScript, ["status"], env)).exitCode).toBe(0);
+      } finally {
+        const stopped = await bash(engineScript, ["stop"], env);
+        expect(stopped.stdout).toMatch(/^docker-engine: stopped dockerd \d+\n$/);
+      }
+      const status = await bash(engineScript, ["status"], env);
+      expect(status).toEqual({ exitCode: 1, stdout: `docker-engine: not running (unix://${socket})\n`, stderr: "" });
+      expect((await bash(engineScript, ["stop"], env)).stdout).toBe("docker-engine: not running\n");
+    },
+    60_000,
+  );
+});
