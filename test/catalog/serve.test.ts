@@ -1,10 +1,11 @@
 /** `ssebench catalog serve` through a real socket: the compiled binary, as users run it. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createCatalogApp } from "../../src/catalog/app.ts";
 import { hasNoStackTrace, ssebench, tempDir } from "../helpers/cli.ts";
 import { demoLock, demoManifest, digestOf, writeCatalogFiles } from "./fixtures.ts";
 import { rawRequest, type RunningServer, startServer } from "./server-process.ts";
 
+setDefaultTimeout(60_000);
 const tmp = tempDir("ssebench-catalog-serve-");
 const dir = `${tmp.path}/demo`;
 let server: RunningServer;

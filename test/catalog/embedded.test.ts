@@ -1,0 +1,17 @@
+/** The built-in manifest is trusted at run time (JSON.parse only), so it is validated here. */
+import { expect, test } from "bun:test";
+import { embeddedCatalog, embeddedLockText, embeddedManifestText } from "../../src/catalog/embedded.ts";
+import { parseImagesLock } from "../../src/formats/images-lock.ts";
+import { parseManifest } from "../../src/formats/manifest.ts";
+import { repoRoot } from "../helpers/cli.ts";
+
+test("the embedded manifest and lock are the committed bytes and valid for the real models", async () => {
+  expect(embeddedManifestText).toBe(await Bun.file(`${repoRoot}/datasets/demo/manifest.json`).text());
+  expect(embeddedLockText).toBe(await Bun.file(`${repoRoot}/datasets/demo/images.lock.json`).text());
+  const manifest = await parseManifest(embeddedManifestText, "embedded manifest");
+  const lock = await parseImagesLock(embeddedLockText, "embedded lock");
+  const built = embeddedCatalog();
+  expect(built.manifest.tasks.map((t) => t.id)).toEqual(manifest.tasks.map((t) => t.id));
+  expect(built.manifest.tasks).toEqual(manifest.tasks.map((t) => ({ ...t, files: t.files ?? undefined })) as never);
+  expect(built.lock).toEqual(lock);
+});

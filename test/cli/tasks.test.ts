@@ -1,0 +1,119 @@
+/** `ssebench tasks list/show` as a user runs them: the compiled binary, real files, a real service. */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { closedPort, demoManifest, digestOf, writeCatalogFiles } from "../catalog/fixtures.ts";
+import { type RunningServer, startServer } from "../catalog/server-process.ts";
+import { hasNoStackTrace, repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
+
+// Each external manifest is validated with arktype in a fresh process: allow for a busy machine.
+setDefaultTimeout(60_000);
+const tmp = tempDir("ssebench-tasks-");
+const dir = `${tmp.path}/demo`;
+let service: RunningServer;
+
+beforeAll(async () => {
+  await writeCatalogFiles(dir);
+  service = await startServer(["--manifest", dir]);
+});
+afterAll(async () => {
+  await service.stop();
+  tmp.cleanup();
+});
+
+const STALE_WARNING =
+  "The images lock pins task zeta-1 to an image built from other files than the manifest lists; pulling the image by tag instead\n";
+
+function expectOneLineFailure(r: { exitCode: number; stderr: string; stdout: string }, start: string): void {
+  expect(r.exitCode).toBe(1);
+  expect(r.stdout).toBe("");
+  expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  expect(r.stderr).toStartWith(start);
+  expect(hasNoStackTrace(r.stderr)).toBe(true);
+}
+
+describe("ssebench tasks list", () => {
+  test("with no catalog: the built-in demo dataset, as an aligned table, from any folder", async () => {
+    const r = await ssebench(["tasks", "list"], { cwd: "/" });
+    expect(r.exitCode).toBe(0);
+    const { parseManifest } = await import("../../src/formats/manifest.ts");
+    const demo = await parseManifest(await Bun.file(`${repoRoot}/datasets/demo/manifest.json`).text(), "demo");
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^ID {2,}LANGUAGE {2}PROJECT$/);
+    expect(lines.slice(1).map((l) => l.split(/ {2,}/)[0])).toEqual(demo.tasks.map((t) => t.id).sort());
+    const column = (lines[0] ?? "").indexOf("LANGUAGE");
+    for (const line of lines.slice(1)) expect(line.slice(column - 2, column)).toBe("  ");
+  });
+
+  test("--catalog FILE --json prints the service's GET /tasks array", async () => {
+    const r = await ssebench(["tasks", "list", "--catalog", `${dir}/manifest.json`, "--json"], { env: { SSEBENCH_REGISTRY: "reg.example/" } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe(STALE_WARNING);
+    const tasks = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(tasks.map((t) => t.id)).toEqual(["Alpha-2", "mid-3", "zeta-1"]);
+    expect(tasks[0]).toEqual({
+      id: "Alpha-2",
+      language: "go",
+      project: "alpha",
+      repository: "https://example.org/Alpha-2",
+      base: "reg.example/base-generic-go:1.0.0",
+      image: `reg.example/case/demo/alpha-2@${digestOf(1)}`,
+      arch: ["amd64"],
+      checks: ["build", "poc"],
+    });
+  });
+
+  test("SSEBENCH_CATALOG names a folder; table cells never carry control characters", async () => {
+    const r = await ssebench(["tasks", "list"], { env: { SSEBENCH_CATALOG: dir } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("zeta <&>\uFFFDx");
+    expect(r.stdout).not.toContain("\u2028");
+  });
+
+  test("--catalog URL reads the service and pins like the local lock does", async () => {
+    const viaService = await ssebench(["tasks", "list", "--json", "--catalog", service.url]);
+    const local = await ssebench(["tasks", "list", "--json", "--catalog", dir]);
+    expect(viaService.exitCode).toBe(0);
+    expect(viaService.stdout).toBe(local.stdout);
+    const served = (await (await fetch(`${service.url}/tasks`)).json()) as unknown;
+    expect(JSON.parse(viaService.stdout)).toEqual(served);
+  });
+
+  test("a dead URL: one clear line, exit 1", async () => {
+    const port = closedPort();
+    const r = await ssebench(["tasks", "list", "--catalog", `http://127.0.0.1:${port}/`]);
+    expectOneLineFailure(r, `Cannot read the catalog at http://127.0.0.1:${port}/manifest.json: connection refused (is the catalog service running?)\n`);
+  });
+
+  test("unreadable and invalid manifests: one line, exit 1", async () => {
+    expectOneLineFailure(await ssebench(["tasks", "list", "--catalog", `${tmp.path}/none`]), `Cannot read the catalog at ${tmp.path}/none: ENOENT`);
+    const bad = `${tmp.path}/bad`;
+    await writeCatalogFiles(bad, { manifest: JSON.stringify({ ...demoManifest(), version: "Not Valid" }), lock: null });
+    expectOneLineFailure(await ssebench(["tasks", "list", "--catalog", bad]), `${bad}/manifest.json is not a valid dataset manifest: version`);
+  });
+});
+
+describe("ssebench tasks show", () => {
+  test("shows one task's names, pinning and checks", async () => {
+    const r = await ssebench(["tasks", "show", "Alpha-2", "--catalog", dir]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`image       ghcr.io/42-b3yond-6ug/ssebench/case/demo/alpha-2@${digestOf(1)}\n`);
+    expect(r.stdout).toContain("checks      build, poc\n");
+    expect(r.stdout).toContain("files       5\n");
+  });
+
+  test("--json prints the service's GET /tasks/{id}", async () => {
+    const r = await ssebench(["tasks", "show", "mid-3", "--json", "--catalog", dir]);
+    const served = (await (await fetch(`${service.url}/tasks/mid-3`)).json()) as unknown;
+    expect(JSON.parse(r.stdout)).toEqual(served);
+  });
+
+  test("an unknown task: `Task <id> is not in the catalog at <loc>`, exit 1", async () => {
+    expectOneLineFailure(await ssebench(["tasks", "show", "nope", "--catalog", dir]), `Task nope is not in the catalog at ${dir}\n`);
+    expectOneLineFailure(await ssebench(["tasks", "show", "nope"]), "Task nope is not in the catalog at the built-in demo dataset\n");
+  });
+
+  test("no id is a usage error", async () => {
+    const r = await ssebench(["tasks", "show"]);
+    expect(r.exitCode).toBe(2);
+    expect(hasNoStackTrace(r.stderr)).toBe(true);
+  });
+});
