@@ -92,7 +92,8 @@ export function checkFormat<T>(name: FormatName, input: unknown): CheckResult<T>
   const isMapping = stripped !== null && typeof stripped === "object" && !Array.isArray(stripped);
   const out = isMapping ? model(stripped) : undefined;
   const errors = out instanceof type.errors ? (out as ArkErrors) : undefined;
-  const problems = !isMapping || errors ? modelProblems(errors, root, stripped, rootName) : [];
+  // Always run: it also finds objects given as lists, which arktype accepts as objects.
+  const problems = modelProblems(errors, root, stripped, rootName);
   if (!isMapping && problems.length === 0) {
     problems.push({ loc: "", msg: `Input should be a valid dictionary or instance of ${rootName}` });
   }

@@ -1,0 +1,69 @@
+/** The dataset commands as users run them: the compiled binary (run `bun run build` first). */
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
+import { writeDataset } from "./fixture.ts";
+
+// Each run starts a process that loads arktype; on a shared 2-vCPU runner that can take seconds.
+setDefaultTimeout(60_000);
+const tmp = tempDir("ssebench-cli-");
+afterAll(tmp.cleanup);
+
+describe("ssebench dataset", () => {
+  test("--help lists the four commands", async () => {
+    const out = await ssebench(["dataset", "--help"]);
+    expect(out.exitCode).toBe(0);
+    for (const name of ["validate", "manifest", "schema", "lock"]) expect(out.stdout).toContain(name);
+  });
+
+  test("validate and manifest round trip on a fixture dataset", async () => {
+    const root = writeDataset(join(tmp.path, "ds"), ["one", "two"]);
+    expect(await ssebench(["dataset", "validate", root])).toEqual({ exitCode: 0, stdout: `${root}: 2 tasks are valid\n`, stderr: "" });
+    expect((await ssebench(["dataset", "manifest", root])).stdout).toBe(`wrote ${root}/manifest.json with 2 tasks\n`);
+    const printed = await ssebench(["dataset", "manifest", root, "-o", "-"]);
+    expect(printed.stdout).toBe(readFileSync(join(root, "manifest.json"), "utf8"));
+    expect((await ssebench(["dataset", "manifest", root, "--check"])).exitCode).toBe(0);
+    expect((await ssebench(["dataset", "lock", root])).stdout).toBe(`wrote ${root}/images.lock.json with 0 images\n`);
+    expect((await ssebench(["dataset", "lock", root, "--check"])).exitCode).toBe(0);
+  });
+
+  test("--check -o - exits 2", async () => {
+    expect(await ssebench(["dataset", "manifest", "--check", "-o", "-"])).toEqual({ exitCode: 2, stdout: "", stderr: "--check needs an output file\n" });
+  });
+
+  test("schema writes four files; --check is silent when current and names stale files", async () => {
+    const dir = join(tmp.path, "schema");
+    const out = await ssebench(["dataset", "schema", "-o", dir]);
+    expect(out.stdout.trim().split("\n")).toEqual(
+      ["task", "dataset", "manifest", "images-lock"].map((n) => `wrote ${dir}/${n}.schema.json`),
+    );
+    expect(await ssebench(["dataset", "schema", "-o", dir, "--check"])).toEqual({ exitCode: 0, stdout: "", stderr: "" });
+    const other = join(tmp.path, "partial");
+    await ssebench(["dataset", "schema", "-o", other]);
+    await Bun.write(join(other, "dataset.schema.json"), "{}\n");
+    (await import("node:fs")).rmSync(join(other, "images-lock.schema.json"));
+    expect(await ssebench(["dataset", "schema", "-o", other, "--check"])).toEqual({
+      exitCode: 1,
+      stdout: "",
+      stderr: `${other}: out of date: dataset.schema.json, images-lock.schema.json; run \`ssebench dataset schema\` to update\n`,
+    });
+  });
+
+  test("the committed schemas are current", async () => {
+    expect(await ssebench(["dataset", "schema", "--check"])).toEqual({ exitCode: 0, stdout: "", stderr: "" });
+  });
+
+  test("DIR defaults to the checkout's datasets/demo, also from a sub-folder", async () => {
+    const out = await ssebench(["dataset", "validate"]);
+    expect(out.stdout).toMatch(/^datasets\/demo: \d+ tasks are valid\n$/);
+    const nested = await ssebench(["dataset", "validate"], { cwd: join(repoRoot, "src/dataset") });
+    // Not below the working directory: shown absolute.
+    expect(nested.stdout).toBe(out.stdout.replace(/^datasets/, join(repoRoot, "datasets")));
+  });
+
+  test.skipIf(!existsSync(join(repoRoot, "datasets/demo/manifest.json")))("the committed demo manifest and lock are current", async () => {
+    expect((await ssebench(["dataset", "manifest", "--check"])).exitCode).toBe(0);
+    expect((await ssebench(["dataset", "lock", "--check"])).exitCode).toBe(0);
+  });
+});
