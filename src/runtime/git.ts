@@ -3,7 +3,7 @@
  * squash that gives the agent one commit, and the capture of the agent's change against the
  * root-only copy of that commit (the agent's own .git is never read).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "./fs-util.ts";
 
@@ -49,8 +49,9 @@ export function squash(g: GitEnv, source: string): string {
 
 /** `git diff --binary` of the agent's tree against `base`, with a private index. */
 export function capturePatch(g: GitEnv, gitDir: string, tree: string, base: string, index: string): Uint8Array {
+  rmSync(index, { force: true });
   const extra = { GIT_DIR: gitDir, GIT_WORK_TREE: tree, GIT_INDEX_FILE: index };
-  git(g, ["read-tree", base], { extra, cwd: tree });
+  // A fresh private index: `add -A` records the whole tree, so deletions show against `base`.
   git(g, ["add", "-A", "--ignore-errors", "."], { extra, cwd: tree });
   return git(g, ["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", base], { extra, cwd: tree }).bytes;
 }

@@ -28,12 +28,14 @@ export const REFERENCE_AGENT = "ssebench:apply-reference";
 export async function runSandbox(agentArgv: string[], env: Record<string, string | undefined>): Promise<number> {
   const cfg = readConfig(env, true);
   configureLog({ debug: cfg.debug });
-  const task = readTaskConfig(cfg.taskRoot);
+  const cacheDir = workPaths(cfg.work).cache;
+  const task = await readTaskConfig(cfg.taskRoot, cacheDir);
   const source = cfg.sourceOverride ?? task.source;
-  const all = loadPlugins(cfg.pluginsDir);
+  const all = await loadPlugins(cfg.pluginsDir, cacheDir);
   const { selected, unknown } = selectPlugins(all, cfg.pluginSelection);
   for (const name of unknown) log("WARN", "Requested plugin is not declared in plugins.yaml", { plugin: name });
   if (selected.length > 0) log("INFO", "Plugins enabled", { plugins: selected.map((p) => p.name).join(",") });
+  log("DEBUG", "Configuration read");
   const model = lookupUser(cfg.modelUser);
   const runner = lookupUser(cfg.runnerUser);
   if (model.uid === 0 || runner.uid === 0) throw new UserError(msg.noUser(model.uid === 0 ? cfg.modelUser : cfg.runnerUser));
@@ -41,7 +43,9 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   const record = new RunRecord(cfg, model);
   record.install();
   const prepared = prepare(cfg.work, source, model);
+  log("DEBUG", "Prepared");
   const archiveOwner = lockDown(cfg, task, model);
+  log("DEBUG", "Locked down");
   record.archiveOwner = archiveOwner;
   configureLog({ debug: cfg.debug, file: join(cfg.results, "entrypoint.log") });
   const taskFile = join(cfg.work, "task.json");

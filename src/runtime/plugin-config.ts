@@ -1,24 +1,32 @@
 /** Loads plugins.yaml and checks it against schema.json beside it (docs/container-contract.md §6). */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { LineCounter, parseDocument } from "yaml";
 import { UserError } from "../errors.ts";
 import { checkSchemaSubset, formatPath, type PluginEntry, validateAgainst } from "../formats/plugins.ts";
 import { msg } from "./messages.ts";
+import { cachedParse, type YamlModule } from "./parse-cache.ts";
 
-export function loadPlugins(dir: string): PluginEntry[] {
+const fail = (problem: string) => new UserError(msg.plugins(problem));
+
+export async function loadPlugins(dir: string, cacheDir: string): Promise<PluginEntry[]> {
   const yamlPath = join(dir, "plugins.yaml");
   if (!existsSync(yamlPath)) return [];
-  const fail = (problem: string) => new UserError(msg.plugins(problem));
+  let schemaText: string;
   let schema: unknown;
   try {
-    schema = JSON.parse(readFileSync(join(dir, "schema.json"), "utf8"));
+    schemaText = readFileSync(join(dir, "schema.json"), "utf8");
+    schema = JSON.parse(schemaText);
     checkSchemaSubset(schema);
   } catch (e) {
     throw fail(`schema.json: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(readFileSync(yamlPath, "utf8"), { lineCounter, prettyErrors: false });
+  const text = readFileSync(yamlPath, "utf8");
+  return cachedParse(cacheDir, "plugins", text, schemaText, (yaml) => checkPlugins(text, schema, yaml));
+}
+
+function checkPlugins(text: string, schema: unknown, yaml: YamlModule): PluginEntry[] {
+  const lineCounter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     throw fail(`plugins.yaml:${e.linePos?.[0].line ?? 1}: ${e.message.split("\n")[0]}`);

@@ -1,14 +1,18 @@
 /** `ssebench-entrypoint prepare`: the one-time set-up, for the tool layer's RUN step. */
 import { readConfig } from "./config.ts";
 import { configureLog } from "./log.ts";
-import { prepare } from "./prepare.ts";
+import { loadPlugins } from "./plugin-config.ts";
+import { prepare, workPaths } from "./prepare.ts";
 import { readTaskConfig } from "./task.ts";
 import { lookupUser } from "./users.ts";
 
-export function runPrepare(env: Record<string, string | undefined>): number {
+/** Also checks plugins.yaml, so a broken one fails the image build and the run finds it cached. */
+export async function runPrepare(env: Record<string, string | undefined>): Promise<number> {
   const cfg = readConfig(env, false);
   configureLog({ debug: cfg.debug });
-  const task = readTaskConfig(cfg.taskRoot);
+  const cache = workPaths(cfg.work).cache;
+  const task = await readTaskConfig(cfg.taskRoot, cache);
+  await loadPlugins(cfg.pluginsDir, cache);
   prepare(cfg.work, cfg.sourceOverride ?? task.source, lookupUser(cfg.modelUser));
   return 0;
 }

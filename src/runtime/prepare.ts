@@ -20,7 +20,7 @@ export interface Prepared {
 
 export function workPaths(work: string) {
   const state = join(work, "state");
-  return { state, pristine: join(state, "pristine"), marker: join(state, "prepared.json"), gitHome: join(state, "git-home"), scratch: join(work, "scratch") };
+  return { state, pristine: join(state, "pristine"), marker: join(state, "prepared.json"), gitHome: join(state, "git-home"), cache: join(state, "cache"), scratch: join(work, "scratch") };
 }
 
 export function prepare(work: string, source: string, model: Account): Prepared {

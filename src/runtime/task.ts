@@ -1,9 +1,9 @@
 /** The parts of `<task root>/config.yaml` the runtime needs, read without the dataset model (no arktype). */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
 import { UserError } from "../errors.ts";
 import { msg } from "./messages.ts";
+import { cachedParse, type YamlModule } from "./parse-cache.ts";
 
 export interface TaskConfig {
   id: string;
@@ -17,12 +17,22 @@ export interface TaskConfig {
 
 type Obj = Record<string, unknown>;
 
-export function readTaskConfig(taskRoot: string): TaskConfig {
+export async function readTaskConfig(taskRoot: string, cacheDir: string): Promise<TaskConfig> {
   const path = join(taskRoot, "config.yaml");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new UserError(msg.taskConfig(path, e instanceof Error ? e.message : String(e)));
+  }
+  return cachedParse(cacheDir, "config", text, "", (yaml) => parseTaskConfig(path, text, yaml));
+}
+
+function parseTaskConfig(path: string, text: string, yaml: YamlModule): TaskConfig {
   const fail = (problem: string) => new UserError(msg.taskConfig(path, problem));
   let doc: unknown;
   try {
-    doc = parse(readFileSync(path, "utf8"));
+    doc = yaml.parse(text);
   } catch (e) {
     throw fail(e instanceof Error ? e.message.split("\n")[0]! : String(e));
   }

@@ -1,5 +1,5 @@
 /** The shipped artifact plugin (runtime/plugins/artifact) and `ssebench-entrypoint artifact`. */
-import { afterEach, beforeAll, expect, test } from "bun:test";
+import { afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { createHash } from "node:crypto";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,6 +7,8 @@ import { entrypointBin, repoRoot, runBinary, tempDir } from "../helpers/cli.ts";
 import { ensureUsers, newRun, type RunDirs, runEntrypoint, shAgent } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
+// Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
+setDefaultTimeout(90_000);
 beforeAll(ensureUsers);
 afterEach(() => dirs?.cleanup());
 

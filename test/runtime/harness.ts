@@ -3,13 +3,9 @@
  * users (created here when missing, as CI starts from a fresh Debian machine), real uid
  * switching, real process groups. Build first: `bun run build`.
  */
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { setDefaultTimeout } from "bun:test";
 import { entrypointBin, repoRoot, tempDir } from "../helpers/cli.ts";
-
-// Each run is a few real processes and git calls; a busy 2-vCPU machine needs headroom.
-setDefaultTimeout(60_000);
 
 export const fixture = join(import.meta.dir, "fixtures/demo-task");
 
@@ -139,7 +135,7 @@ export function shAgent(script: string): string[] {
 /** Live (non-zombie) processes of a uid. */
 export function liveProcessesOf(uid: number): number[] {
   const out: number[] = [];
-  for (const entry of require("node:fs").readdirSync("/proc") as string[]) {
+  for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const s = readFileSync(`/proc/${entry}/status`, "utf8");
@@ -153,6 +149,18 @@ export function liveProcessesOf(uid: number): number[] {
   return out;
 }
 
-export function removeQuietly(path: string): void {
-  rmSync(path, { recursive: true, force: true });
+/** Pids whose command line matches (no procps needed on a fresh machine). */
+export function processesMatching(pattern: RegExp): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
+      const state = /^State:\s+(\S)/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1];
+      if (pattern.test(cmd) && state !== "Z") out.push(Number(entry));
+    } catch {
+      // exited
+    }
+  }
+  return out;
 }

@@ -1,10 +1,12 @@
 /** The bypasses an agent could try; each must fail for real (uid switching as root). */
-import { afterEach, beforeAll, expect, test } from "bun:test";
+import { afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
+// Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
+setDefaultTimeout(90_000);
 beforeAll(ensureUsers);
 afterEach(() => dirs?.cleanup());
 

@@ -1,10 +1,12 @@
 /** The sandbox lifecycle end to end: real users, real process groups, the compiled binary. */
-import { afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
+// Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
+setDefaultTimeout(90_000);
 beforeAll(ensureUsers);
 afterEach(() => dirs?.cleanup());
 

@@ -1,10 +1,12 @@
 /** Plugins at their hooks: validation, selection, users, env, limits, report, and no say over the grade. */
-import { afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureUsers, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
+import { ensureUsers, processesMatching, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
+// Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
+setDefaultTimeout(90_000);
 beforeAll(ensureUsers);
 afterEach(() => dirs?.cleanup());
 
@@ -28,6 +30,15 @@ describe("plugins.yaml", () => {
       expect(() => readFileSync(join(dirs!.archive, "agent-ran"))).toThrow();
     });
   }
+});
+
+test("the parse cache never hides a change: a plugins.yaml broken after a good run is refused", async () => {
+  dirs = newRun({ plugins: [{ name: "a", hook: "after-grading", script: "true" }] });
+  expect((await runEntrypoint(dirs, agentMarks)).exitCode).toBe(0);
+  Bun.spawnSync(["sed", "-i", "s/timeout: 1/timeout: 0/", join(dirs.plugins, "plugins.yaml")]);
+  const r = await runEntrypoint(dirs, agentMarks);
+  expect(r.exitCode).toBe(1);
+  expect(r.stderr).toBe("ssebench-entrypoint: invalid plugin configuration: plugins.yaml:5: [0].timeout must be at least 1 (was 0) (schema.json)\n");
 });
 
 describe("running plugins", () => {
@@ -120,7 +131,7 @@ Y`]);
     expect(by.absent).toMatchObject({ status: "error", started: false, exit_code: 0, duration_seconds: 0 });
     expect(by.absent.error).toStartWith('plugin "absent": no executable run.sh at ');
     expect(readFileSync(join(dirs.archive, "plugins/fails.log"), "utf8")).toBe("oops\n");
-    expect(Bun.spawnSync(["pgrep", "-f", "sleep 60[01]"]).exitCode).toBe(1);
+    expect(processesMatching(/sleep 60[01]/)).toEqual([]);
   });
 
   test("an on-agent plugin runs beside the agent and is stopped when the agent phase ends", async () => {
