@@ -71,11 +71,14 @@ class SchemaBuilder {
     if (!info) throw new Error(`json-schema: no ModelInfo for properties ${Object.keys(props).join(", ")}`);
     const fieldDescription = node.description;
     const properties: Record<string, JsonSchema> = {};
+    const required = new Set((node.required as string[] | undefined) ?? []);
     for (const field of info.fields) {
       const prop = this.node(props[field] as JsonSchema);
+      // arktype drops the `= null` defaults of a model that also has a narrow (it exports the
+      // morph's base); every optional field of these models defaults to null, so restore it.
+      if (!required.has(field) && !("default" in prop)) prop.default = null;
       properties[field] = "$ref" in prop ? prop : sortKeys({ ...prop, title: fieldTitle(field) });
     }
-    const required = new Set((node.required as string[] | undefined) ?? []);
     const model: JsonSchema = {
       additionalProperties: node.additionalProperties ?? true,
       description: info.description,
