@@ -10,5 +10,6 @@ export default defineCommand({
     schema: () => load(import("./schema.ts")),
     lock: () => load(import("./lock.ts")),
     items: () => load(import("./items.ts")),
+    verify: () => load(import("./verify.ts")),
   },
 });

@@ -1,0 +1,20 @@
+import { defineCommand } from "citty";
+import { jsonArg } from "../args.ts";
+
+export default defineCommand({
+  meta: {
+    name: "verify",
+    description: "Run every task with the reference agent (must pass) and the dummy agent (PoC must still trigger)",
+  },
+  args: {
+    tasks: { type: "positional", required: false, description: "Task IDs (default: every task of the dataset)", valueHint: "TASK..." },
+    dir: { type: "string", description: "Dataset folder (default: datasets/demo of this checkout)", valueHint: "DIR" },
+    output: { type: "string", alias: "o", description: "Where verdicts, logs and runs go (default: results/dataset-verify)", valueHint: "DIR" },
+    timeout: { type: "string", description: "Agent and grading time limit of each run in seconds (default 1800)", valueHint: "SECONDS" },
+    ...jsonArg,
+  },
+  async run({ args }) {
+    const { verifyCommand } = await import("../../run/verify-command.ts");
+    return verifyCommand({ ...args, tasks: args._ as string[] });
+  },
+});

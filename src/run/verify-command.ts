@@ -1,0 +1,40 @@
+/** `ssebench dataset verify` behind the thin command file: a table (or JSON) and exit 1 on any failure. */
+import { join } from "node:path";
+import { err, out, renderJson, renderTable } from "../cli/output.ts";
+import { usageError } from "../errors.ts";
+import { DockerCli } from "./docker.ts";
+import { findHome } from "./home.ts";
+import { verdictRow, verifyTasks } from "./verify.ts";
+
+export interface VerifyArgs {
+  tasks: string[];
+  dir?: string;
+  output?: string;
+  timeout?: string;
+  json?: boolean;
+}
+
+export async function verifyCommand(args: VerifyArgs): Promise<number> {
+  const timeout = args.timeout === undefined ? 1800 : Number(args.timeout);
+  if (!/^[0-9]+$/.test(args.timeout ?? "1") || timeout < 1) {
+    throw usageError(`--timeout must be a positive whole number (got '${args.timeout}')`);
+  }
+  const home = findHome();
+  const verdicts = await verifyTasks(
+    {
+      dir: args.dir ?? join(home.root, "datasets", "demo"),
+      tasks: args.tasks,
+      output: args.output ?? join("results", "dataset-verify"),
+      timeout,
+    },
+    {
+      docker: new DockerCli(),
+      home,
+      env: process.env,
+      onTask: (v) => err(`${v.ok ? "ok" : "FAILED"} ${v.task} (${v.seconds.toFixed(1)}s)${v.ok ? "" : `: ${v.failures.join("; ")}`}`),
+    },
+  );
+  if (args.json) out(renderJson(verdicts));
+  else out(renderTable(["TASK", "REFERENCE", "DUMMY", "SECONDS", "RESULT"], verdicts.map(verdictRow)));
+  return verdicts.every((v) => v.ok) ? 0 : 1;
+}

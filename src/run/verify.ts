@@ -1,0 +1,182 @@
+/**
+ * `ssebench dataset verify [TASK…]`: proves each task is gradable both ways. The reference agent
+ * (the task's own fix) must pass every check the task has; the dummy agent (no change) must leave
+ * a PoC triggering. Each run is a real `ssebench run --local`, logged to <output>/logs/<id>.<agent>.log;
+ * the verdict goes to <output>/tasks/<id>.json.
+ */
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { UserError } from "../errors.ts";
+import type { TaskMetadata } from "../formats/manifest-types.ts";
+import type { PatchResult, Summary } from "../formats/summary.ts";
+import type { Docker } from "./docker.ts";
+import type { Home } from "./home.ts";
+import { msg } from "./messages.ts";
+import { DEFAULTS, defaultCpus, defaultRunTimeout, type RunOptions } from "./options.ts";
+import { runTask } from "./orchestrate.ts";
+import { fileReporter, type Reporter } from "./reporter.ts";
+
+export interface VerifyOptions {
+  dir: string;
+  tasks: string[];
+  output: string;
+  timeout: number;
+}
+
+export interface AgentRun {
+  agent: string;
+  exit_code: number | null;
+  seconds: number;
+  log: string;
+  run_dir: string | null;
+  image: string | null;
+  result: PatchResult | null;
+  failures: string[];
+}
+
+export interface TaskVerdict {
+  task: string;
+  checks: string[];
+  ok: boolean;
+  seconds: number;
+  failures: string[];
+  runs: Record<string, AgentRun>;
+}
+
+/** The checks a task's config gives it (spec dataset-catalog §2.1 `checks`). */
+export function taskChecks(meta: TaskMetadata): string[] {
+  const checks: string[] = [];
+  if (meta.scripts.build) checks.push("build");
+  if (meta.scripts.run && (meta.files.poc?.length ?? 0) > 0) checks.push("poc");
+  if (meta.scripts.test) checks.push("function_test");
+  if (meta.scripts.test && meta.files.future_test) checks.push("intent_test");
+  return checks;
+}
+
+/** What the reference run must show: every check of the task ran and passed. */
+export function referenceFailures(checks: readonly string[], p: PatchResult): string[] {
+  const out: string[] = [];
+  if (p.status !== "passed") out.push(`reference: graded ${p.status}${p.error_msg ? ` (${p.error_msg})` : ""}`);
+  if (checks.includes("build") && p.build_success !== true) out.push("reference: the build did not pass");
+  if (checks.includes("poc") && (p.pov_total === null || p.pov_passed !== p.pov_total)) {
+    out.push(`reference: ${p.pov_passed ?? 0}/${p.pov_total ?? 0} PoCs stopped triggering`);
+  }
+  if (checks.includes("function_test") && p.func_test_success !== true) out.push("reference: the tests did not pass");
+  if (checks.includes("intent_test") && p.intent_test_success !== true) out.push("reference: the hidden tests did not pass");
+  return [...new Set(out)];
+}
+
+/** What the dummy run must show: the unchanged project builds and a PoC still triggers. */
+export function dummyFailures(checks: readonly string[], p: PatchResult): string[] {
+  if (!checks.includes("poc")) return ["dummy: the task has no PoC to trigger"];
+  if (p.build_success === false) return ["dummy: the unchanged project does not build"];
+  if (p.pov_total === null || p.pov_total === 0) return [`dummy: no PoC ran${p.error_msg ? ` (${p.error_msg})` : ""}`];
+  if (p.pov_passed === p.pov_total) return ["dummy: no PoC triggers on the unchanged project"];
+  return [];
+}
+
+export function listTaskFolders(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, "sse", "config.yaml")))
+    .map((e) => e.name)
+    .sort();
+}
+
+function runOptions(v: VerifyOptions, task: string, agent: string, runsDir: string): RunOptions {
+  return {
+    task,
+    agent,
+    model: undefined,
+    local: v.dir,
+    catalog: undefined,
+    plugins: undefined,
+    mode: "sandbox",
+    difficulty: DEFAULTS.difficulty,
+    timeout: v.timeout,
+    runTimeout: defaultRunTimeout(v.timeout),
+    egress: "restricted",
+    runId: undefined,
+    requirePass: false,
+    results: runsDir,
+    keepContainer: false,
+    build: false,
+    resources: { cpus: defaultCpus(), memory: DEFAULTS.memory, pids_limit: DEFAULTS.pidsLimit },
+  };
+}
+
+async function verifyRun(v: VerifyOptions, task: string, agent: string, deps: VerifyDeps & { reporterFor: (log: string) => Reporter }): Promise<{ run: AgentRun; summary?: Summary }> {
+  const log = join(v.output, "logs", `${task}.${agent}.log`);
+  rmSync(log, { force: true });
+  const started = performance.now();
+  const run: AgentRun = { agent, exit_code: null, seconds: 0, log, run_dir: null, image: null, result: null, failures: [] };
+  try {
+    const reporter = deps.reporterFor(log);
+    const outcome = await runTask(runOptions(v, task, agent, join(v.output, "runs")), { ...deps, reporter, handleSignals: false });
+    run.exit_code = outcome.summary.container.exit_code;
+    run.run_dir = outcome.runDir;
+    run.image = outcome.summary.container.case_image;
+    run.result = outcome.summary.patch_result;
+    return { run, summary: outcome.summary };
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    run.failures.push(`${agent}: ${error.message}`);
+    return { run };
+  } finally {
+    run.seconds = Math.round((performance.now() - started) / 100) / 10;
+  }
+}
+
+export interface VerifyDeps {
+  docker: Docker;
+  home: Home;
+  env: NodeJS.ProcessEnv;
+  reporterFor?: (log: string) => Reporter;
+  /** called after each task, for progress */
+  onTask?: (verdict: TaskVerdict) => void;
+}
+
+export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<TaskVerdict[]> {
+  const dir = resolve(v.dir);
+  if (!existsSync(dir)) throw new UserError(`${dir}: no such dataset folder`);
+  const all = listTaskFolders(dir);
+  const unknown = v.tasks.filter((t) => !all.includes(t));
+  if (unknown.length > 0) throw new UserError(msg.verifyUnknownTasks(dir, unknown));
+  const tasks = v.tasks.length > 0 ? v.tasks : all;
+  if (tasks.length === 0) throw new UserError(msg.verifyNoTasks(dir));
+  for (const sub of ["logs", "tasks", "runs"]) mkdirSync(join(v.output, sub), { recursive: true });
+  const full = { ...deps, reporterFor: deps.reporterFor ?? fileReporter };
+  const verdicts: TaskVerdict[] = [];
+  for (const task of tasks) {
+    const started = performance.now();
+    const reference = await verifyRun({ ...v, dir }, task, "reference", full);
+    const dummy = await verifyRun({ ...v, dir }, task, "dummy", full);
+    const meta = (reference.summary ?? dummy.summary)?.task as TaskMetadata | undefined;
+    const checks = meta ? taskChecks(meta) : [];
+    if (reference.run.result) reference.run.failures.push(...referenceFailures(checks, reference.run.result));
+    if (dummy.run.result) dummy.run.failures.push(...dummyFailures(checks, dummy.run.result));
+    const failures = [...reference.run.failures, ...dummy.run.failures];
+    const verdict: TaskVerdict = {
+      task,
+      checks,
+      ok: failures.length === 0,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
+      failures,
+      runs: { reference: reference.run, dummy: dummy.run },
+    };
+    writeFileSync(join(v.output, "tasks", `${task}.json`), `${JSON.stringify(verdict, null, 2)}\n`);
+    verdicts.push(verdict);
+    deps.onTask?.(verdict);
+  }
+  return verdicts;
+}
+
+/** One table row per task: TASK, REFERENCE, DUMMY, SECONDS, RESULT. */
+export function verdictRow(v: TaskVerdict): string[] {
+  const grade = (r: AgentRun | undefined) => {
+    if (!r?.result) return "not run";
+    const p = r.result;
+    const pocs = p.pov_total === null ? "" : ` (PoC ${p.pov_passed}/${p.pov_total} fixed)`;
+    return `${p.status}${pocs}`;
+  };
+  return [v.task, grade(v.runs.reference), grade(v.runs.dummy), v.seconds.toFixed(1), v.ok ? "ok" : `FAILED: ${v.failures[0]}`];
+}
