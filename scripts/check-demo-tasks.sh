@@ -43,7 +43,7 @@ read_config() {
 in_container=$(cat <<'EOF'
 set -u
 root=/ssebench
-fresh() { rm -rf /tmp/tree; cp -r "$SRC" /tmp/tree && cd /tmp/tree; }
+fresh() { rm -rf /tmp/tree /tmp/log.*; cp -r "$SRC" /tmp/tree && cd /tmp/tree; }
 sh_run() { SSE_CHECK=$1; shift; export SSE_CHECK SSE_SOURCE=/tmp/tree SSE_TASK_ROOT=$root HOME=/tmp/home
   mkdir -p "$HOME"; "$@" >>"/tmp/log.$SSE_CHECK" 2>&1; }
 report() { if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "FAIL $1 (expected $3, got $2; log follows)"; tail -n 15 "/tmp/log.$4" | sed 's/^/     | /'; fi; }
