@@ -130,7 +130,23 @@ export interface Logger {
 
 /** Serves until SIGTERM or SIGINT; resolves with the exit code once requests in flight are done. */
 export async function serveCatalog(options: ServeOptions, log: Logger): Promise<number> {
-  const catalog = await loadServedCatalog(options);
+  // Loading takes a moment (validation); a signal meanwhile must still stop us, also as PID 1 of a
+  // container, where a signal without a handler is ignored.
+  let early: NodeJS.Signals | undefined;
+  const onEarlySignal = (signal: NodeJS.Signals) => void (early ??= signal);
+  process.on("SIGTERM", onEarlySignal);
+  process.on("SIGINT", onEarlySignal);
+  let catalog: ServedCatalog;
+  try {
+    catalog = await loadServedCatalog(options);
+  } finally {
+    process.off("SIGTERM", onEarlySignal);
+    process.off("SIGINT", onEarlySignal);
+  }
+  if (early) {
+    log.info(messages.stopping(early));
+    return 0;
+  }
   const data = { manifest: catalog.manifest, lock: catalog.lock, registry: options.registry };
   const resources = buildResources(data);
   const app = createCatalogApp(data, resources);
