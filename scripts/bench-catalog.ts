@@ -1,0 +1,173 @@
+/**
+ * Load test of `ssebench catalog serve` against nginx serving the same response bytes as static
+ * files, both on 127.0.0.1, measured in the same run with wrk (Debian packages wrk, nginx-light).
+ *
+ *   bun run build && bun scripts/bench-catalog.ts [--seconds 10] [--connections 64] [--manifest FILE]
+ *
+ * Without --manifest it generates a pilot-sized catalog (55 tasks × 60 files). Prints req/s, p99
+ * latency and errors per target and the ratio catalog/nginx (goal ≥ 0.8, zero errors).
+ */
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { filesDigest } from "../src/dataset/files-digest.ts";
+import { renderImagesLock } from "../src/formats/images-lock.ts";
+import { renderManifest } from "../src/formats/manifest.ts";
+import type { ImagesLock, Manifest, ManifestTask } from "../src/formats/manifest-types.ts";
+
+const { values } = parseArgs({
+  options: { seconds: { type: "string", default: "10" }, connections: { type: "string", default: "64" }, manifest: { type: "string" } },
+});
+const root = resolve(import.meta.dir, "..");
+const work = mkdtempSync(join(tmpdir(), "bench-catalog-"));
+chmodSync(work, 0o755); // nginx workers run as nobody
+
+for (const tool of ["wrk", "nginx"]) {
+  if (Bun.spawnSync(["sh", "-c", `command -v ${tool}`]).exitCode !== 0) {
+    console.error(`bench-catalog: ${tool} is missing (apt-get install wrk nginx-light)`);
+    process.exit(1);
+  }
+}
+
+function syntheticCatalog(): { manifest: Manifest; lock: ImagesLock } {
+  const hex = (n: number) => n.toString(16).padStart(64, "0");
+  const tasks: ManifestTask[] = Array.from({ length: 55 }, (_, i) => {
+    const id = `bench-task-${String(i).padStart(2, "0")}`;
+    const files = Object.fromEntries(Array.from({ length: 60 }, (_, j) => [`src/module-${j}/file-${j}.c`, hex(i * 100 + j)]));
+    return {
+      id,
+      language: "c",
+      project: `project-${i}`,
+      repository: `https://example.org/project-${i}`,
+      base: "base-generic-c:1.0.0",
+      image: `case/bench/${id}`,
+      arch: ["amd64"],
+      checks: ["build", "poc", "function_test", "intent_test"],
+      files,
+      metadata: {
+        id, project: `project-${i}`, repository: `https://example.org/project-${i}`, language: "c", source: "/src/project",
+        task_description: { issue: "A heap buffer overflow in the parser.", crash_report: ["sse/reports/crash.txt"], bug_description: null },
+        scripts: { build: "sse/build.sh", run: "sse/run.sh", test: "sse/test.sh" },
+        files: { patch: "sse/fix.patch", future_test: "sse/future.patch", security_test: null, intent_test: null, poc: ["sse/pocs/poc"] },
+        sanitizer: "address", type: "heap-buffer-overflow", binary: null, trigger_commit: null, patch_commit: null, reference: null, originality: "public",
+      },
+    };
+  });
+  const images = Object.fromEntries(
+    tasks.map((t, i) => [t.id, { digest: `sha256:${hex(9000 + i)}`, files_sha256: filesDigest(t.files ?? {}), revision: "a".repeat(40) }]),
+  );
+  return { manifest: { dataset: "bench", version: "bench-v1", tasks }, lock: { dataset: "bench", version: "bench-v1", images } };
+}
+
+let manifestPath = values.manifest;
+if (!manifestPath) {
+  const { manifest, lock } = syntheticCatalog();
+  manifestPath = join(work, "manifest.json");
+  writeFileSync(manifestPath, renderManifest(manifest));
+  writeFileSync(join(work, "images.lock.json"), renderImagesLock(lock));
+}
+
+async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+  const port = probe.port as number;
+  await probe.stop(true);
+  return port;
+}
+
+async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await Bun.sleep(50);
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+const catalogPort = await freePort();
+const catalog = Bun.spawn(
+  [join(root, "dist/ssebench"), "catalog", "serve", "--host", "127.0.0.1", "--port", String(catalogPort), "--manifest", manifestPath],
+  { stdout: "ignore", stderr: "inherit" },
+);
+const catalogUrl = `http://127.0.0.1:${catalogPort}`;
+await waitFor(`${catalogUrl}/healthz`);
+const tasks = (await (await fetch(`${catalogUrl}/tasks`)).json()) as { id: string }[];
+const taskId = tasks[Math.floor(tasks.length / 2)]?.id ?? "";
+
+// nginx serves the catalog's own response bytes as static files.
+const www = join(work, "www");
+mkdirSync(join(www, "task"), { recursive: true });
+writeFileSync(join(www, "tasks-list"), Buffer.from(await (await fetch(`${catalogUrl}/tasks`)).arrayBuffer()));
+writeFileSync(join(www, "task", taskId), Buffer.from(await (await fetch(`${catalogUrl}/tasks/${taskId}`)).arrayBuffer()));
+const nginxPort = await freePort();
+writeFileSync(
+  join(work, "nginx.conf"),
+  `worker_processes auto;
+pid ${work}/nginx.pid;
+error_log ${work}/nginx-error.log;
+daemon off;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${work}/tmp-body;
+  proxy_temp_path ${work}/tmp-proxy;
+  fastcgi_temp_path ${work}/tmp-fastcgi;
+  uwsgi_temp_path ${work}/tmp-uwsgi;
+  scgi_temp_path ${work}/tmp-scgi;
+  types { }
+  default_type application/json;
+  server {
+    listen 127.0.0.1:${nginxPort};
+    root ${www};
+    location / { }
+  }
+}
+`,
+);
+const nginx = Bun.spawn(["nginx", "-c", join(work, "nginx.conf")], { stdout: "ignore", stderr: "inherit" });
+const nginxUrl = `http://127.0.0.1:${nginxPort}`;
+await waitFor(`${nginxUrl}/tasks-list`);
+
+interface WrkResult {
+  rps: number;
+  p99: string;
+  errors: number;
+}
+
+function parseWrk(out: string): WrkResult {
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
+  const p99 = /\s99%\s+(\S+)/.exec(out)?.[1] ?? "?";
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const errors = non2xx + (socket ? socket.slice(1).reduce((n, v) => n + Number(v), 0) : 0);
+  return { rps, p99, errors };
+}
+
+function wrk(url: string): WrkResult {
+  const threads = "2";
+  const run = Bun.spawnSync(["wrk", `-t${threads}`, `-c${values.connections}`, `-d${values.seconds}s`, "--latency", url]);
+  if (run.exitCode !== 0) throw new Error(`wrk ${url} failed: ${run.stderr.toString()}`);
+  return parseWrk(run.stdout.toString());
+}
+
+const rows: string[][] = [];
+try {
+  for (const [name, catalogPath, nginxPath] of [
+    [`/tasks/{id}`, `/tasks/${taskId}`, `/task/${taskId}`],
+    ["/tasks", "/tasks", "/tasks-list"],
+  ] as const) {
+    const ours = wrk(catalogUrl + catalogPath);
+    const theirs = wrk(nginxUrl + nginxPath);
+    rows.push([name, ours.rps.toFixed(0), ours.p99, String(ours.errors), theirs.rps.toFixed(0), theirs.p99, String(theirs.errors), (ours.rps / theirs.rps).toFixed(2)]);
+  }
+} finally {
+  catalog.kill("SIGTERM");
+  nginx.kill("SIGTERM");
+  await Promise.all([catalog.exited, nginx.exited]);
+  rmSync(work, { recursive: true, force: true });
+}
+
+const header = ["endpoint", "catalog req/s", "p99", "errors", "nginx req/s", "p99", "errors", "ratio"];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+console.log(`wrk -t2 -c${values.connections} -d${values.seconds}s, 127.0.0.1, ${tasks.length} tasks`);
+console.log([line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n"));
