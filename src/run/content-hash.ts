@@ -18,9 +18,13 @@ interface CachedDigest {
   sha256: string;
 }
 
-function cacheFile(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
-  return join(base, "ssebench", "file-digests.json");
+/** <XDG cache>/ssebench/<name>: per-user caches that only ever save time. */
+export function cacheDir(env: NodeJS.ProcessEnv, name: string): string {
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "ssebench", name);
+}
+
+function cacheFile(): string {
+  return join(cacheDir(process.env, "digests"), "file-digests.json");
 }
 
 let cache: Record<string, CachedDigest> | undefined;

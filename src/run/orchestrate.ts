@@ -14,7 +14,7 @@ import { saveDigestCache } from "./content-hash.ts";
 import type { Docker } from "./docker.ts";
 import { RunGuard } from "./guard.ts";
 import type { Home } from "./home.ts";
-import { ensureLayer, inspectImages } from "./layers.ts";
+import { ensureLayer, type ImageInfo, inspectImages } from "./layers.ts";
 import { msg } from "./messages.ts";
 import type { RunOptions } from "./options.ts";
 import { type ContainerResult, markError, readContainerResult, readPluginResults, recordRun, summaryLines } from "./record.ts";
@@ -65,12 +65,16 @@ function runConfig(opts: RunOptions, plan: RunPlan, tool: string): RunConfig {
   };
 }
 
-async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images: Images): Promise<void> {
+/** One docker call for the three layers; also the first contact with the engine. */
+function lookUpLayers(docker: Docker, plan: RunPlan): Promise<Map<string, ImageInfo>> {
+  return inspectImages(docker, [plan.task.case.tag, toolTag(plan.registry, plan.task.id), agentTag(plan.registry, plan.agent, plan.task.id)]);
+}
+
+async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>): Promise<void> {
   const { docker, reporter, home } = deps;
   const tTag = toolTag(plan.registry, plan.task.id);
   const aTag = agentTag(plan.registry, plan.agent, plan.task.id);
   guard.phase = "the image builds";
-  const known = await inspectImages(docker, [plan.task.case.tag, tTag, aTag]);
   const caseImage = await ensureCaseImage(docker, plan.task.case, plan.registry, reporter, guard.abortSignal, known);
   images.caseId = caseImage.id;
   if (caseImage.built) images.built.push(caseImage.tag);
@@ -106,6 +110,8 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   const startedAt = new Date();
   const plan = await validateRun(opts, { home: deps.home, env: deps.env, warn: reporter.warn });
   const runId = opts.runId ?? newRunId(startedAt);
+  // Before the run folder exists: a missing docker CLI or a dead engine leaves nothing behind.
+  const known = await lookUpLayers(docker, plan);
   const run = createRunDir(opts.results, { task: plan.task.id, model: plan.model, agent: plan.agent.name, runId }, reporter.warn);
   const config = runConfig(opts, plan, toolTag(plan.registry, plan.task.id));
   const guard = new RunGuard(opts.runTimeout, reporter.warn, deps.handleSignals);
@@ -117,7 +123,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   let extracted: ExtractedPatch | undefined;
   let failure: UserError | undefined;
   try {
-    await buildLayers(deps, plan, guard, images);
+    await buildLayers(deps, plan, guard, images, known);
     if (plan.agent.reference) {
       const patch = (plan.task.metadata as TaskMetadata).files.patch as string;
       extracted = await extractReferencePatch(docker, images.caseId as string, patch, plan.platform);

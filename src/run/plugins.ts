@@ -24,9 +24,9 @@ export interface PluginSelection {
 const ENTRYPOINT_PREFIX = /^ssebench-entrypoint: invalid plugin configuration: /;
 
 /** Reads and validates plugins.yaml (missing = no plugins); errors name the file and line. */
-export function loadPlugins(pluginsDir: string, cwd = process.cwd()): PluginEntry[] {
+export async function loadPlugins(pluginsDir: string, cacheDir: string, cwd = process.cwd()): Promise<PluginEntry[]> {
   try {
-    return loadEntrypointPlugins(pluginsDir);
+    return await loadEntrypointPlugins(pluginsDir, cacheDir);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     const shownDir = relative(cwd, pluginsDir) || pluginsDir;

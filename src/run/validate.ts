@@ -9,6 +9,7 @@ import type { TaskMetadata } from "../formats/manifest-types.ts";
 import { type Agent, agentUsesModel, loadAgent } from "./agents.ts";
 import type { Home } from "./home.ts";
 import { msg } from "./messages.ts";
+import { cacheDir } from "./content-hash.ts";
 import { checkModel } from "./models.ts";
 import type { RunOptions } from "./options.ts";
 import { loadPlugins, type PluginSelection, selectPlugins } from "./plugins.ts";
@@ -54,7 +55,7 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
   if (opts.mode === "sidecar" && opts.plugins !== undefined) throw new UserError(msg.pluginSidecar());
   if (opts.mode === "sidecar") throw new UserError(msg.sidecarUnsupported());
   // 7. plugins.yaml
-  const plugins = selectPlugins(home.pluginsDir, loadPlugins(home.pluginsDir), opts.plugins);
+  const plugins = selectPlugins(home.pluginsDir, await loadPlugins(home.pluginsDir, cacheDir(env, "parse")), opts.plugins);
   // 8. task
   // Not catalog/client's registryFromEnv: a --local run must not load the catalog client.
   const registry = normaliseRegistry(env.SSEBENCH_REGISTRY?.trim() || DEFAULT_REGISTRY);

@@ -1,0 +1,106 @@
+/**
+ * `ssebench run` bad input, through the compiled binary: each case is one clear line on stderr and
+ * its exit code, nothing started, no run folder left behind. None of these reach a Docker engine.
+ */
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { msg } from "../../src/run/messages.ts";
+import { hasNoStackTrace, repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
+
+setDefaultTimeout(60_000);
+const fixtures = join(import.meta.dir, "fixtures", "dataset");
+const results = tempDir("ssebench-run-cli-");
+afterAll(results.cleanup);
+
+async function fails(args: string[], expected: string, exitCode = 1, env: Record<string, string | undefined> = {}) {
+  const r = await ssebench(["run", "--results", results.path, ...args], { env });
+  expect(r.stderr).toBe(`${expected}\n`);
+  expect(r.exitCode).toBe(exitCode);
+  expect(r.stdout).toBe("");
+  expect(hasNoStackTrace(r.stderr)).toBe(true);
+  expect(readdirSync(results.path)).toEqual([]);
+}
+
+const local = ["--local", fixtures, "--task", "tiny-task"];
+
+describe("ssebench run: command line (exit 2)", () => {
+  test("--task and --agent are required", async () => {
+    await fails(["--agent", "dummy"], msg.missingFlag("--task"), 2);
+    await fails(["--task", "tiny-task"], msg.missingFlag("--agent"), 2);
+  });
+
+  test("run IDs: syntax and 'latest'", async () => {
+    await fails([...local, "--agent", "dummy", "--run-id=-bad"], msg.runIdSyntax("-bad"), 2);
+    await fails([...local, "--agent", "dummy", "--run-id", "LATEST"], msg.runIdLatest(), 2);
+  });
+
+  test("choices and numbers", async () => {
+    await fails([...local, "--agent", "dummy", "--difficulty", "7"], msg.difficulty("7"), 2);
+    await fails([...local, "--agent", "dummy", "--mode", "cloud"], msg.choice("--mode", "cloud", ["sandbox", "sidecar"]), 2);
+    await fails([...local, "--agent", "dummy", "--egress", "wide"], msg.choice("--egress", "wide", ["restricted", "open"]), 2);
+    await fails([...local, "--agent", "dummy", "--timeout", "0"], msg.positiveInt("--timeout", "0"), 2);
+    await fails([...local, "--agent", "dummy", "--memory", "lots"], msg.memory("lots"), 2);
+    await fails([...local, "--agent", "dummy", "--cpus=-1"], msg.cpus("-1"), 2);
+  });
+
+  test("an unknown flag is a usage error", async () => {
+    const r = await ssebench(["run", ...local, "--agent", "dummy", "--frobnicate"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toStartWith("ssebench run: unknown option '--frobnicate'");
+  });
+});
+
+describe("ssebench run: validation in the reference's order (exit 1)", () => {
+  test("an agent that makes model calls needs --model", async () => {
+    await fails([...local, "--agent", "nosuch"], msg.modelRequired("nosuch"));
+  });
+
+  test("egress: a bad setting, and open egress is refused", async () => {
+    await fails([...local, "--agent", "dummy"], msg.egressSetting("wide"), 1, { SSEBENCH_EGRESS: "wide" });
+    await fails([...local, "--agent", "dummy", "--egress", "open"], msg.egressOpen());
+    await fails([...local, "--agent", "dummy"], msg.egressOpen(), 1, { SSEBENCH_EGRESS: "open" });
+  });
+
+  test("sidecar: --plugin is refused first, then the mode itself", async () => {
+    await fails([...local, "--agent", "dummy", "--mode", "sidecar", "--plugin", "artifact"], msg.pluginSidecar());
+    await fails([...local, "--agent", "dummy", "--mode", "sidecar"], msg.sidecarUnsupported());
+  });
+
+  test("unknown plugins are named", async () => {
+    await fails([...local, "--agent", "dummy", "--plugin", "artifact", "--plugin", "nosuch,other"], msg.unknownPlugins(["nosuch", "other"]));
+  });
+
+  test("unknown task: in a local dataset and in the catalog", async () => {
+    await fails(["--local", fixtures, "--task", "nosuch", "--agent", "dummy"], msg.taskMissing("nosuch", fixtures));
+    await fails(["--task", "nosuch", "--agent", "dummy"], "Task nosuch is not in the catalog at the built-in demo dataset");
+  });
+
+  test("a task without a reference patch cannot run the reference agent", async () => {
+    await fails(["--local", fixtures, "--task", "no-patch-task", "--agent", "reference"], msg.noReferencePatch("no-patch-task"));
+  });
+
+  test("unknown agent and unknown model list what exists", async () => {
+    await fails([...local, "--agent", "nosuch", "--model", "gpt-5"], msg.unknownAgent("nosuch", ["dummy", "reference"]));
+    await fails([...local, "--agent", "dummy", "--model", "nosuch"], msg.unknownModel("nosuch", ["claude-sonnet-4-6", "gpt-5"]));
+  });
+
+  test("no docker CLI on PATH: one line, and no run folder", async () => {
+    await fails([...local, "--agent", "dummy"], msg.dockerMissing(), 1, { PATH: "/nonexistent" });
+  });
+
+  test("the engine is down: one line naming its address", async () => {
+    const socket = "unix:///nonexistent/docker.sock";
+    const r = await ssebench(["run", "--results", results.path, ...local, "--agent", "dummy"], { env: { DOCKER_HOST: socket } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toStartWith(`Cannot reach the Docker engine at ${socket} (`);
+    expect(r.stderr).toEndWith("start it (scripts/docker-engine.sh start) or set DOCKER_HOST\n");
+    expect(readdirSync(results.path)).toEqual([]);
+  });
+});
+
+test("the home it runs from has the agents and the tool layer", () => {
+  expect(existsSync(join(repoRoot, "agents", "dummy", "agent.yaml"))).toBe(true);
+  expect(existsSync(join(repoRoot, "images", "sandbox", "Dockerfile"))).toBe(true);
+});
