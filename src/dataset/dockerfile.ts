@@ -3,7 +3,7 @@
  * ARGs, stages with their WORKDIR and COPY/ADD sources, and where a path of the case image comes
  * from. Not a Dockerfile parser: no heredocs, no escape directive, tabs do not separate keywords.
  */
-import { statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import { REGISTRY_ARG } from "../formats/patterns.ts";
 import { dockerfileMessages as m } from "./messages.ts";
@@ -135,7 +135,9 @@ export function isPinned(ref: string): boolean {
   return tag !== "" && tag !== "latest" && !tag.includes("$");
 }
 
-function statOrNull(path: string) {
+export type StatFn = (path: string) => Stats | null;
+
+export function statOrNull(path: string): Stats | null {
   try {
     return statSync(path);
   } catch {
@@ -143,18 +145,28 @@ function statOrNull(path: string) {
   }
 }
 
+/** A stat that remembers: one task's checks ask about the same few sources many times. */
+export function cachedStat(): StatFn {
+  const cache = new Map<string, Stats | null>();
+  return (path) => {
+    let info = cache.get(path);
+    if (info === undefined) cache.set(path, (info = statOrNull(path)));
+    return info;
+  };
+}
+
 /** The task file that the final stage puts at `imagePath`, or null (spec §1.3 `resolve`). */
-export function resolveImagePath(taskDir: string, dockerfile: Dockerfile, imagePath: string): string | null {
+export function resolveImagePath(taskDir: string, dockerfile: Dockerfile, imagePath: string, stat: StatFn = statOrNull): string | null {
   const copies = dockerfile.final.copies;
   for (let i = copies.length - 1; i >= 0; i--) {
     const { source, dest } = copies[i] as CopySource;
     const sourcePath = join(taskDir, source);
-    const info = statOrNull(sourcePath);
+    const info = stat(sourcePath);
     if (info?.isDirectory()) {
       const dir = dest.replace(/\/+$/, "") || "/";
       if (imagePath === dir || imagePath.startsWith(dir === "/" ? "/" : `${dir}/`)) {
         const candidate = join(sourcePath, posixRelpath(imagePath, dir));
-        if (statOrNull(candidate)?.isFile()) return candidate;
+        if (stat(candidate)?.isFile()) return candidate;
       }
     } else if (info) {
       const target = dest.endsWith("/") ? posixJoin(dest, source.slice(source.lastIndexOf("/") + 1)) : dest;

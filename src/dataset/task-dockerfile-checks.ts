@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describeCause } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
 import { CONFIG_FILE, IMAGE_ROOT, REGISTRY_ARG, REGISTRY_PREFIX } from "../formats/patterns.ts";
-import { type Dockerfile, DockerfileError, isPinned, parseDockerfile, resolveImagePath } from "./dockerfile.ts";
+import { type Dockerfile, DockerfileError, cachedStat, isPinned, parseDockerfile, resolveImagePath } from "./dockerfile.ts";
 import { taskMessages as m } from "./messages.ts";
 import { posixNormpath } from "./python-text.ts";
 
@@ -63,18 +63,19 @@ export function checkDockerfile(task: TaskUnderCheck): void {
   if (!dockerfile) return;
   task.dockerfile = dockerfile;
   checkBase(task, dockerfile);
+  const stat = cachedStat();
   for (const { source } of dockerfile.final.copies) {
     if (source === ".." || source.startsWith("../")) task.errors.push(m.copiesOutside(source));
-    else if (!existsSync(join(task.dir, source))) task.errors.push(m.copiesMissing(source));
+    else if (!stat(join(task.dir, source))) task.errors.push(m.copiesMissing(source));
   }
   const safe = { ...dockerfile, final: { ...dockerfile.final, copies: dockerfile.final.copies.filter((c) => !c.source.startsWith("..")) } };
-  if (resolveImagePath(task.dir, safe, `${IMAGE_ROOT}/config.yaml`) !== join(task.dir, CONFIG_FILE)) {
+  if (resolveImagePath(task.dir, safe, `${IMAGE_ROOT}/config.yaml`, stat) !== join(task.dir, CONFIG_FILE)) {
     task.errors.push(m.configNotCopied);
   }
   if (!task.config) return;
   for (const [name, value] of configPaths(task.config)) {
     const imagePath = posixNormpath(`${IMAGE_ROOT}/${value}`);
     if (!imagePath.startsWith(`${IMAGE_ROOT}/`)) task.errors.push(m.pathOutside(name, value));
-    else if (!resolveImagePath(task.dir, safe, imagePath)) task.errors.push(m.pathNotCopied(name, imagePath));
+    else if (!resolveImagePath(task.dir, safe, imagePath, stat)) task.errors.push(m.pathNotCopied(name, imagePath));
   }
 }

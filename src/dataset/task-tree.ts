@@ -27,12 +27,9 @@ function isInside(root: string, path: string): boolean {
 export function walkTaskFolder(taskDir: string): TaskTree {
   const files: string[] = [];
   const problems: string[] = [];
-  let root: string;
-  try {
-    root = realpathSync(taskDir);
-  } catch (error) {
-    return { files, problems: [m.unreadableFile(".", describeCause(error))] };
-  }
+  // Resolved only when a symlink needs judging: most task folders have none.
+  let root: string | undefined;
+  const realRoot = () => (root ??= realpathSync(taskDir));
   const visit = (dir: string, prefix: string) => {
     let entries: Dirent[];
     try {
@@ -55,13 +52,13 @@ export function walkTaskFolder(taskDir: string): TaskTree {
           problems.push(m.symlinkDangling(rel, target));
           continue;
         }
-        if (!isInside(root, resolved)) problems.push(m.symlinkOutside(rel, target));
+        if (!isInside(realRoot(), resolved)) problems.push(m.symlinkOutside(rel, target));
         else if (statSync(resolved).isFile()) files.push(rel);
       }
       // FIFOs, sockets and devices are not files of the task (Python's is_file() is false).
     }
   };
-  visit(root, "");
+  visit(taskDir, "");
   return { files: sortByCodePoint(files), problems };
 }
 
