@@ -70,6 +70,8 @@ export const msg = {
   noResult: () => "Evaluator produced no output; recording framework failure.",
   noResultError: () => "No result: evaluator did not produce output",
   oomKilled: (memory: string) => `The container ran out of memory (--memory ${memory}) and was killed`,
+  oomWarning: (memory: string) =>
+    `The container hit its memory limit (--memory ${memory}): the kernel killed a process in it`,
   interrupted: (why: string) => `The run was interrupted (${why}) before grading finished`,
   pluginReport: (file: string, detail: string) => `Ignoring the unreadable plugin report ${file}: ${detail}`,
   latestLink: (link: string, name: string, detail: string) => `Could not point ${link} at ${name}: ${detail}`,

@@ -159,6 +159,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     guard.onStop(undefined);
     containerId = running.id();
     if (containerId) state = await inspectContainer(docker, containerId);
+    if (state.oomKilled) reporter.warn(msg.oomWarning(opts.resources.memory));
     if (status !== 0 && !guard.stopped) reporter.error(msg.containerFailed(state.exitCode ?? status));
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
