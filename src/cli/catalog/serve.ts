@@ -32,9 +32,11 @@ export default defineCommand({
   },
   async run({ args }) {
     const { resolveServeOptions, serveCatalog } = await import("../../catalog/serve.ts");
-    const { createConsola } = await import("consola");
     const options = resolveServeOptions(args, process.env);
-    const logger = createConsola({ formatOptions: { colors: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR } });
+    // Icons and colours for a person at a terminal; plain `[info] …` lines for logs and pipes.
+    const fancy = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+    const { createConsola } = fancy ? await import("consola") : await import("consola/basic");
+    const logger = createConsola({});
     return serveCatalog(options, logger);
   },
 });
