@@ -117,3 +117,18 @@ describe("ssebench tasks show", () => {
     expect(hasNoStackTrace(r.stderr)).toBe(true);
   });
 });
+
+const pilot = "/work/shared/conformance/pilot";
+const hasPilot = await Bun.file(`${pilot}/images.lock.json`).exists();
+describe.skipIf(!hasPilot)("tasks list on the pilot data (../shared)", () => {
+  test("pins 54 tasks by digest and warns about the stale lock entry", async () => {
+    const r = await ssebench(["tasks", "list", "--json", "--catalog", pilot]);
+    expect(r.exitCode).toBe(0);
+    const tasks = JSON.parse(r.stdout) as { id: string; image: string }[];
+    expect(tasks).toHaveLength(55);
+    expect(tasks.filter((t) => t.image.includes("@sha256:"))).toHaveLength(54);
+    expect(r.stderr).toBe(
+      "The images lock pins task generic-c-libxml2-xml_commit_0bcd05c to an image built from other files than the manifest lists; pulling the image by tag instead\n",
+    );
+  });
+});
