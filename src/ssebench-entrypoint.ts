@@ -5,10 +5,11 @@
 import { ExitCode, UserError } from "./errors.ts";
 import { msg } from "./runtime/messages.ts";
 import { VERSION } from "./version.ts";
+import { writeOut } from "./runtime/write-out.ts";
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "--version") {
-    process.stdout.write(`ssebench-entrypoint ${VERSION}\n`);
+    writeOut(1, `ssebench-entrypoint ${VERSION}\n`);
     return 0;
   }
   if (argv[0] === "artifact") return (await import("./runtime/artifact.ts")).writeManifest(process.env);
@@ -50,10 +51,10 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
     if (e instanceof UserError) {
-      process.stderr.write(`${e.message}\n`);
+      writeOut(2, `${e.message}\n`);
       process.exit(e.exitCode);
     }
-    process.stderr.write(`ssebench-entrypoint: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    writeOut(2, `ssebench-entrypoint: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exit(ExitCode.internal);
   },
 );

@@ -1,8 +1,8 @@
 /** `ssebench-entrypoint artifact`: $SSE_ARCHIVE/artifact/manifest.json (docs/container-contract.md §9). */
-import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { writeAtomic } from "./fs-util.ts";
+import { writeOut } from "./write-out.ts";
 
 interface FileEntry {
   path: string;
@@ -40,7 +40,7 @@ function walk(root: string, prefix: string, skip: Set<string>, seen: Set<string>
       const st = lstatSync(path);
       if (st.isDirectory()) visit(path, relPath);
       else if (st.isFile()) {
-        const sha256 = createHash("sha256").update(readFileSync(path)).digest("hex");
+        const sha256 = new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
         out.push({ path: prefix + relPath, size_bytes: st.size, sha256, producer: producerOf(basename(path)) });
       }
     }
@@ -64,7 +64,7 @@ export function writeManifest(env: Record<string, string | undefined>): number {
     isDir = false;
   }
   if (!isDir) {
-    process.stdout.write(`[artifact] SSE_RESULTS ${results} is not a directory; skipping\n`);
+    writeOut(1, `[artifact] SSE_RESULTS ${results} is not a directory; skipping\n`);
     if (env.SSE_PLUGIN_SKIP_FILE) writeFileSync(env.SSE_PLUGIN_SKIP_FILE, `SSE_RESULTS ${results} is not a directory\n`);
     return 0;
   }
@@ -84,6 +84,6 @@ export function writeManifest(env: Record<string, string | undefined>): number {
   mkdirSync(out, { recursive: true, mode: 0o755 });
   const path = join(out, "manifest.json");
   writeAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`);
-  process.stdout.write(`[artifact] wrote manifest of ${files.length} files to ${path}\n`);
+  writeOut(1, `[artifact] wrote manifest of ${files.length} files to ${path}\n`);
   return 0;
 }

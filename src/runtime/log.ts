@@ -1,5 +1,6 @@
 /** logfmt lines (`time=… level=… service=ssebench msg=… k=v`) to stdout and, once known, a file. */
 import { appendFileSync } from "node:fs";
+import { writeOut } from "./write-out.ts";
 
 type Level = "DEBUG" | "INFO" | "WARN" | "ERROR";
 let debug = false;
@@ -21,7 +22,7 @@ export function log(level: Level, message: string, fields: Record<string, unknow
   let line = `time=${time} level=${level} service=ssebench msg=${quote(message)}`;
   for (const [k, v] of Object.entries(fields)) line += ` ${k}=${quote(String(v))}`;
   line += "\n";
-  process.stdout.write(line);
+  writeOut(1, line);
   if (file) {
     try {
       appendFileSync(file, line);
