@@ -19,7 +19,7 @@ for (const { entry, name } of binaries) {
   const started = performance.now();
   const result = await Bun.build({
     entrypoints: [entry],
-    compile: { outfile, ...(values.target ? { target: values.target as Bun.Build.Target } : {}) },
+    compile: { outfile, ...(values.target ? { target: values.target as Bun.Build.CompileTarget } : {}) },
     minify: true,
     bytecode: true,
     format: "esm",
