@@ -12,6 +12,7 @@ import { log } from "./log.ts";
 import { msg } from "./messages.ts";
 import { start } from "./processes.ts";
 import type { TaskConfig } from "./task.ts";
+import { killUserProcesses } from "./user-processes.ts";
 import type { Account } from "./users.ts";
 
 export interface GradeContext {
@@ -80,6 +81,9 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
     const env = childEnv(ctx.inherited, ctx.runner, ["SSE_DIFFICULTY"], { SSE_SOURCE: where.tree, SSE_TASK_ROOT: ctx.taskRoot, SSE_CHECK: check, HOME: where.home });
     log("INFO", "Check start", { check: label });
     const o = await start({ argv: [path, ...args], cwd: where.tree, env, user: ctx.runner, log: logPath }, limit, ctx.graceMs).done;
+    // The agent's code ran as sse-runner: nothing it started may live on into the next check's tree.
+    const stragglers = await killUserProcesses(ctx.runner);
+    if (stragglers.length > 0) throw new GraderError(msg.survivors(ctx.runner.name, stragglers));
     if (o.exitCode === null) throw new GraderError(`${check}: ${o.startError}`);
     if (o.timedOut && limit < ctx.checkTimeoutMs) throw new GradingTimeout();
     const status = o.timedOut ? "timeout" : o.exitCode === 0 ? "passed" : "failed";

@@ -24,7 +24,7 @@ export const msg = {
   gradingTimeout: (secs: number) => `Timeout (${secs}s)`,
   interrupted: (signal: string, phase: string) => `Interrupted by ${signal} during ${phase}`,
   survivors: (user: string, pids: number[]) =>
-    `processes of ${user} survived the end of the agent phase: ${pids.join(", ")}`,
+    `processes of ${user} survived being stopped: ${pids.join(", ")}`,
   scriptMissing: (check: string, path: string) => `${check} script ${path} is missing or not executable`,
   graderCrash: (detail: string) => `Grader error: ${detail}`,
   // plugins

@@ -1,6 +1,6 @@
 /** The bypasses an agent could try; each must fail for real (uid switching as root). */
 import { afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
 
@@ -75,4 +75,19 @@ test("the agent's processes are gone before grading: a change made late is not g
   const r = await runEntrypoint(dirs, shAgent(`setsid sh -c '${fix}' >/dev/null 2>&1 & exit 0`));
   expect(r.result.patch_result.pov_passed).toBe(0);
   expect(readFileSync(join(dirs.results, "final.patch"), "utf8")).toBe("");
+});
+
+test("code the agent left cannot outlive its check and tamper with a later check's tree", async () => {
+  dirs = newRun();
+  // The agent leaves the bug in and makes calc start a detached helper that, during later checks,
+  // replaces the hidden test in every scratch tree with one that passes.
+  const calc = readFileSync(join(dirs.source, "calc.sh"), "utf8").replace(
+    "\n",
+    `\nsetsid sh -c 'for i in $(seq 1 150); do for f in $(find ../.. -name test_long.sh); do echo true > "$f"; done; sleep 0.1; done' >/dev/null 2>&1 &\n`,
+  );
+  writeFileSync(join(dirs.base, "calc.sh"), calc);
+  const r = await runEntrypoint(dirs, shAgent(`cp ${join(dirs.base, "calc.sh")} calc.sh`));
+  expect(readFileSync(join(dirs.results, "final.patch"), "utf8")).toContain("+setsid sh -c");
+  expect(r.result.patch_result).toMatchObject({ pov_passed: 0, intent_test_success: false });
+  expect(liveProcessesOf(uidOf("sse-runner"))).toEqual([]);
 });

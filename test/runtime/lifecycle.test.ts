@@ -70,6 +70,16 @@ describe("grading", () => {
     expect(r.result.patch_result.error_msg).toContain("build script");
   });
 
+  test("a check over SSE_CHECK_TIMEOUT is a timed-out failure of that check; grading goes on", async () => {
+    dirs = newRun({ env: { SSE_CHECK_TIMEOUT: "1" } });
+    // The agent's "fix" hangs on the PoC: its code, its failure.
+    const r = await runEntrypoint(dirs, shAgent("sed -i 's/exit 139/sleep 300/' calc.sh"));
+    const poc = r.result.patch_result.checks.find((c: { check: string }) => c.check === "poc");
+    expect(poc).toMatchObject({ status: "timeout", exit_code: 143 });
+    expect(r.result.patch_result).toMatchObject({ status: "failed", pov_passed: 0, func_test_success: true, error_type: null });
+    expect(liveProcessesOf(uidOf("sse-runner"))).toEqual([]);
+  });
+
   test("the whole grading limit gives error_type grading_timeout", async () => {
     dirs = newRun({ env: { SSE_GRADING_TIMEOUT: "1" } });
     Bun.spawnSync(["sh", "-c", `echo 'sleep 30' >> ${join(dirs.taskRoot, "scripts/build.sh")}`]);

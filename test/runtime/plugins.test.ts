@@ -134,6 +134,24 @@ Y`]);
     expect(processesMatching(/sleep 60[01]/)).toEqual([]);
   });
 
+  test("same-hook plugins run in parallel; an on-grading plugin runs beside grading and is awaited", async () => {
+    const stamp = `date +%s%N > "$SSE_ARCHIVE/$SSE_PLUGIN_NAME.start"; sleep 1; date +%s%N > "$SSE_ARCHIVE/$SSE_PLUGIN_NAME.end"`;
+    dirs = newRun({
+      plugins: [
+        { name: "p1", hook: "before-grading", script: stamp },
+        { name: "p2", hook: "before-grading", script: stamp },
+        { name: "beside", hook: "on-grading", script: "sleep 1; echo done" },
+      ],
+    });
+    const r = await runEntrypoint(dirs, agentMarks);
+    const t = (f: string) => Number(readFileSync(join(dirs!.archive, f), "utf8")) / 1e6;
+    // Each sleeps 1 s; run one after the other, the second would start after the first ended.
+    expect(t("p2.start")).toBeLessThan(t("p1.end"));
+    expect(t("p1.start")).toBeLessThan(t("p2.end"));
+    expect(r.pluginResults!.find((p) => p.name === "beside")).toMatchObject({ status: "ok", hook: "on-grading" });
+    expect(readFileSync(join(dirs.archive, "plugins/beside.log"), "utf8")).toBe("done\n");
+  });
+
   test("an on-agent plugin runs beside the agent and is stopped when the agent phase ends", async () => {
     dirs = newRun({
       plugins: [{ name: "watch", hook: "on-agent", script: 'echo started; while :; do sleep 1; done' }],
