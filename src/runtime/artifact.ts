@@ -1,5 +1,5 @@
 /** `ssebench-entrypoint artifact`: $SSE_ARCHIVE/artifact/manifest.json (docs/container-contract.md §9). */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { writeAtomic } from "./fs-util.ts";
 import { writeOut } from "./write-out.ts";
@@ -81,6 +81,8 @@ export function writeManifest(env: Record<string, string | undefined>): number {
     files,
   };
   const out = join(archive, "artifact");
+  // The agent owned the archive: whatever it left at this name (a symlink out, say) is not ours.
+  rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true, mode: 0o755 });
   const path = join(out, "manifest.json");
   writeAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`);

@@ -40,7 +40,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   const runner = lookupUser(cfg.runnerUser);
   if (model.uid === 0 || runner.uid === 0) throw new UserError(msg.noUser(model.uid === 0 ? cfg.modelUser : cfg.runnerUser));
 
-  const record = new RunRecord(cfg, model);
+  const record = new RunRecord(cfg, model, runner);
   record.install();
   const prepared = prepare(cfg.work, source, model);
   log("DEBUG", "Prepared");

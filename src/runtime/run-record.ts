@@ -34,6 +34,7 @@ export class RunRecord {
   constructor(
     private readonly cfg: RuntimeConfig,
     private readonly model: Account,
+    private readonly runner: Account,
   ) {
     mkdirSync(cfg.results, { recursive: true, mode: 0o755 });
     const st = statSync(cfg.results);
@@ -80,7 +81,7 @@ export class RunRecord {
     const known = [...this.checks]; // a check cut short by the interrupt has no verdict
     await stopAllGroups(this.cfg.graceMs);
     await this.plugins?.stopPending();
-    if (this.model.uid !== 0) await killUserProcesses(this.model);
+    for (const user of [this.model, this.runner]) if (user.uid !== 0) await killUserProcesses(user);
     if (this.archiveOwner && !this.archiveReturned) returnArchive(this.cfg, this.archiveOwner, this.model);
     if (this.agentStartedAt !== undefined && this.phase === "the agent phase") {
       this.runtime.agent_duration = Math.round((performance.now() - this.agentStartedAt) / 1000);

@@ -1,7 +1,7 @@
 /** The shipped artifact plugin (runtime/plugins/artifact) and `ssebench-entrypoint artifact`. */
 import { afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { createHash } from "node:crypto";
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { entrypointBin, repoRoot, runBinary, tempDir } from "../helpers/cli.ts";
 import { ensureUsers, newRun, type RunDirs, runEntrypoint, shAgent } from "./harness.ts";
@@ -15,7 +15,8 @@ afterEach(() => dirs?.cleanup());
 test("the shipped plugins.yaml validates, and the artifact plugin lists every result file with its producer", async () => {
   dirs = newRun({ env: { SSE_PLUGINS: "artifact" } });
   cpSync(join(repoRoot, "runtime/plugins"), dirs.plugins, { recursive: true });
-  const r = await runEntrypoint(dirs, shAgent('echo "{}" > "$SSE_ARCHIVE/dialog.jsonl"'));
+  // The agent also plants a symlink where root will write the manifest.
+  const r = await runEntrypoint(dirs, shAgent(`echo "{}" > "$SSE_ARCHIVE/dialog.jsonl"; ln -s ${dirs.base}/out "$SSE_ARCHIVE/artifact"`));
   expect(r.exitCode).toBe(0);
   expect(r.pluginResults).toEqual([expect.objectContaining({ name: "artifact", hook: "after-grading", status: "ok", exit_code: 0 })]);
   const text = readFileSync(join(dirs.archive, "artifact/manifest.json"), "utf8");
@@ -34,6 +35,7 @@ test("the shipped plugins.yaml validates, and the artifact plugin lists every re
   });
   expect(Object.keys(producers).some((p) => p.startsWith("archive/plugins") || p.startsWith("archive/artifact"))).toBe(false);
   expect(m.file_count).toBe(m.files.length);
+  expect(existsSync(join(dirs.base, "out/manifest.json"))).toBe(false);
   const result = m.files.find((f: { path: string }) => f.path === "result.json");
   expect(result.sha256).toBe(createHash("sha256").update(readFileSync(join(dirs.results, "result.json"))).digest("hex"));
 });

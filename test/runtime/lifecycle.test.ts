@@ -124,6 +124,14 @@ describe("agent", () => {
     expect(liveProcessesOf(uidOf("model"))).toEqual([]);
   });
 
+  test("a first word without a slash is looked up on PATH, as the dummy agent's `echo` is", async () => {
+    dirs = newRun();
+    const r = await runEntrypoint(dirs, ["echo", "dummy_QAQ"]);
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dirs.results, "agent.log"), "utf8")).toBe("dummy_QAQ\n");
+    expect(r.result.patch_result.status).toBe("failed");
+  });
+
   test("an agent that cannot start is an infra error", async () => {
     dirs = newRun();
     const r = await runEntrypoint(dirs, ["--", "/nonexistent/agent"]);
