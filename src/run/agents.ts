@@ -9,7 +9,9 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
+import { cacheDir } from "./content-hash.ts";
 import { msg } from "./messages.ts";
+import { cachedValidation } from "./validation-cache.ts";
 
 export interface Agent {
   name: string;
@@ -70,7 +72,8 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
 export async function loadAgent(agentsDir: string, name: string): Promise<Agent> {
   const file = join(agentsDir, name, "agent.yaml");
   if (!existsSync(file)) throw new UserError(msg.unknownAgent(name, listAgents(agentsDir)));
-  const agent = await parseAgentYaml(file, name, readFileSync(file, "utf8"));
+  const text = readFileSync(file, "utf8");
+  const agent = await cachedValidation(cacheDir(process.env, "agents"), name, `${file}\0${text}`, () => parseAgentYaml(file, name, text));
   if (!existsSync(join(agentsDir, name, "Dockerfile"))) {
     throw new UserError(msg.agentInvalid(join(agentsDir, name), "has no Dockerfile"));
   }
@@ -82,7 +85,8 @@ export async function agentUsesModel(agentsDir: string, name: string): Promise<b
   const file = join(agentsDir, name, "agent.yaml");
   if (!existsSync(file)) return true;
   try {
-    return (await parseAgentYaml(file, name, readFileSync(file, "utf8"))).usesModel;
+    const text = readFileSync(file, "utf8");
+    return (await cachedValidation(cacheDir(process.env, "agents"), name, `${file}\0${text}`, () => parseAgentYaml(file, name, text))).usesModel;
   } catch {
     return true;
   }

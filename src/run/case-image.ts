@@ -9,7 +9,6 @@ import { basename, join } from "node:path";
 import { UserError } from "../errors.ts";
 import { type CaseImageRef } from "../catalog/image-refs.ts";
 import { parseDockerfile } from "../dataset/dockerfile.ts";
-import { DEFAULT_REGISTRY } from "../formats/patterns.ts";
 import { InputHash } from "./content-hash.ts";
 import { type Docker, dockerOk, firstLine } from "./docker.ts";
 import { ensureLayer, type ImageInfo, inspectImages, type LayerResult, withTag } from "./layers.ts";
@@ -32,12 +31,15 @@ export function localCaseTag(registry: string, dataset: string, task: string): s
 
 /** The images a task Dockerfile starts FROM, with SSEBENCH_REGISTRY applied. */
 export function baseImages(dockerfileText: string, registry: string): string[] {
-  const parsed = parseDockerfile(dockerfileText);
-  const refs = parsed.stages
-    .map((s) => s.image)
-    .filter((ref) => ref !== "scratch")
-    .map((ref) => (ref.startsWith(`${DEFAULT_REGISTRY}/`) ? `${registry}${ref.slice(DEFAULT_REGISTRY.length)}` : ref));
+  const refs = parseDockerfile(dockerfileText)
+    .stages.map((s) => s.image.replace(/\$\{SSEBENCH_REGISTRY\}|\$SSEBENCH_REGISTRY\b/g, registry))
+    .filter((ref) => ref !== "scratch");
   return [...new Set(refs)];
+}
+
+/** The base images of a folder-built case image (none for a pulled one). */
+export function caseBaseImages(source: CaseSource, registry: string): string[] {
+  return source.folder ? baseImages(readFileSync(join(source.folder, "Dockerfile"), "utf8"), registry) : [];
 }
 
 /** Hash of a case image's inputs: the task folder's files, the registry and the base images' IDs. */
@@ -57,8 +59,7 @@ export async function ensureCaseImage(
   known: Map<string, ImageInfo>,
 ): Promise<LayerResult> {
   if (source.folder) {
-    const dockerfile = readFileSync(join(source.folder, "Dockerfile"), "utf8");
-    const bases = baseImages(dockerfile, registry);
+    const bases = caseBaseImages(source, registry);
     const missing = bases.filter((b) => !known.has(b));
     const found = missing.length > 0 ? await inspectImages(docker, missing) : new Map<string, ImageInfo>();
     const baseInfo = new Map(bases.map((b) => [b, known.get(b) ?? found.get(b)] as const).filter((e): e is [string, ImageInfo] => Boolean(e[1])));

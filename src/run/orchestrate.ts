@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
 import type { ContainerRecord, RunConfig, Summary } from "../formats/summary.ts";
-import { ensureCaseImage } from "./case-image.ts";
+import { caseBaseImages, ensureCaseImage } from "./case-image.ts";
 import { ARCHIVE_MOUNT, type ContainerState, createNetwork, inspectContainer, startContainer, stopContainer, teardown } from "./container.ts";
 import { saveDigestCache } from "./content-hash.ts";
 import type { Docker } from "./docker.ts";
@@ -65,9 +65,14 @@ function runConfig(opts: RunOptions, plan: RunPlan, tool: string): RunConfig {
   };
 }
 
-/** One docker call for the three layers; also the first contact with the engine. */
+/** One docker call for the three layers and the case image's bases; also the first contact with the engine. */
 function lookUpLayers(docker: Docker, plan: RunPlan): Promise<Map<string, ImageInfo>> {
-  return inspectImages(docker, [plan.task.case.tag, toolTag(plan.registry, plan.task.id), agentTag(plan.registry, plan.agent, plan.task.id)]);
+  return inspectImages(docker, [
+    plan.task.case.tag,
+    toolTag(plan.registry, plan.task.id),
+    agentTag(plan.registry, plan.agent, plan.task.id),
+    ...caseBaseImages(plan.task.case, plan.registry),
+  ]);
 }
 
 async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>): Promise<void> {
@@ -108,7 +113,9 @@ function copyReferencePatch(plan: RunPlan, runDir: string, extracted: ExtractedP
 export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutcome> {
   const { docker, reporter } = deps;
   const startedAt = new Date();
+  const validating = performance.now();
   const plan = await validateRun(opts, { home: deps.home, env: deps.env, warn: reporter.warn });
+  reporter.debug(`validation took ${Math.round(performance.now() - validating)} ms`);
   const runId = opts.runId ?? newRunId(startedAt);
   // Before the run folder exists: a missing docker CLI or a dead engine leaves nothing behind.
   const known = await lookUpLayers(docker, plan);
@@ -122,16 +129,26 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   let state: ContainerState = { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
   let extracted: ExtractedPatch | undefined;
   let failure: UserError | undefined;
+  const phase = (name: string, since: number) => reporter.debug(`${name} took ${Math.round(performance.now() - since)} ms`);
+  // The network does not depend on the images: create it while the layers are checked.
+  const networkReady = createNetwork(docker, network, runId).then(
+    () => {
+      networkCreated = true;
+    },
+    (error: unknown) => error,
+  );
   try {
+    let since = performance.now();
     await buildLayers(deps, plan, guard, images, known);
+    phase("the layers", since);
     if (plan.agent.reference) {
       const patch = (plan.task.metadata as TaskMetadata).files.patch as string;
       extracted = await extractReferencePatch(docker, images.caseId as string, patch, plan.platform);
     }
     if (guard.stopped) throw new UserError(msg.aborted(guard.reason ?? "stopped"));
     guard.phase = "the container run";
-    await createNetwork(docker, network, runId);
-    networkCreated = true;
+    const networkError = await networkReady;
+    if (networkError) throw networkError;
     const env: Record<string, string> = {
       SSE_ARCHIVE: ARCHIVE_MOUNT,
       SSE_DIFFICULTY: String(opts.difficulty),
@@ -155,7 +172,9 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
       reporter.container,
     );
     guard.onStop(() => stopContainer(docker, running));
+    since = performance.now();
     const status = await running.done;
+    phase("docker run", since);
     guard.onStop(undefined);
     containerId = running.id();
     if (containerId) state = await inspectContainer(docker, containerId);
@@ -165,6 +184,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     if (!(error instanceof UserError)) throw error;
     if (!guard.stopped) failure = error;
   } finally {
+    await networkReady;
     guard.phase = "teardown";
     for (const w of await teardown(docker, containerId, networkCreated ? network : undefined, opts.keepContainer)) reporter.warn(w);
     guard.dispose();

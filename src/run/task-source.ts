@@ -3,13 +3,15 @@
  * otherwise the catalog (`--catalog`, SSEBENCH_CATALOG, or the dataset built into the binary) names
  * it, and a local folder whose files match the manifest is used to build its case image.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { UserError } from "../errors.ts";
+import { describeCause, UserError } from "../errors.ts";
 import type { ManifestTask, TaskMetadata } from "../formats/manifest-types.ts";
 import { DEFAULT_ARCH } from "../formats/patterns.ts";
 import { type CaseSource, localCaseTag } from "./case-image.ts";
+import { cacheDir } from "./content-hash.ts";
 import { msg } from "./messages.ts";
+import { cachedValidation } from "./validation-cache.ts";
 
 export interface ResolvedTask {
   id: string;
@@ -26,16 +28,25 @@ export async function loadTaskConfig(folder: string, id: string): Promise<TaskMe
   const candidates = [join(folder, "sse", "config.yaml"), join(folder, "config.yaml")];
   const file = candidates.find((f) => existsSync(f));
   if (!file) throw new UserError(msg.taskInvalid(id, `${candidates[0]} is missing`));
-  const { readYamlFile } = await import("../dataset/yaml-file.ts");
-  const read = readYamlFile(file);
-  if (!read.ok) throw new UserError(`${file}: ${read.cause}`);
-  const { checkFormat } = await import("../formats/schemas.ts");
-  const { formatProblem } = await import("../formats/model-errors.ts");
-  const { problemLine } = await import("../formats/parse-json-format.ts");
-  const checked = checkFormat<TaskMetadata>("task", read.data);
-  if (!checked.ok) throw new UserError(`${file}: ${problemLine(checked.problems.map(formatProblem))}`);
-  if (checked.value.id !== id) throw new UserError(`${file}: id '${checked.value.id}' differs from its folder name '${id}'`);
-  return checked.value;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (cause) {
+    throw new UserError(`${file}: ${describeCause(cause)}`);
+  }
+  const config = await cachedValidation(cacheDir(process.env, "tasks"), `${id}.config`, `${file}\0${text}`, async () => {
+    const { readYamlFile } = await import("../dataset/yaml-file.ts");
+    const read = readYamlFile(file);
+    if (!read.ok) throw new UserError(`${file}: ${read.cause}`);
+    const { checkFormat } = await import("../formats/schemas.ts");
+    const { formatProblem } = await import("../formats/model-errors.ts");
+    const { problemLine } = await import("../formats/parse-json-format.ts");
+    const checked = checkFormat<TaskMetadata>("task", read.data);
+    if (!checked.ok) throw new UserError(`${file}: ${problemLine(checked.problems.map(formatProblem))}`);
+    return checked.value;
+  });
+  if (config.id !== id) throw new UserError(`${file}: id '${config.id}' differs from its folder name '${id}'`);
+  return config;
 }
 
 export async function resolveLocalTask(dir: string, id: string, registry: string): Promise<ResolvedTask> {

@@ -1,0 +1,95 @@
+/**
+ * The orchestrator's own overhead on a fully cached `ssebench run`: wall time of the command minus
+ * the container's run time (docker inspect State.StartedAt → FinishedAt, as recorded in
+ * summary.json). Goal: ≤ 1 s. Baseline, measured in the same session: a bare `docker run` of the
+ * same agent image with the same mounts (its wall time minus its container time), i.e. what
+ * Docker alone costs to create, start, wait for and remove a container.
+ *
+ *   bun scripts/bench-run.ts [--task ID] [--runs N]      (needs the engine and base images; builds dist/ first)
+ *
+ * Also shows that the timed runs, all re-runs of an unchanged task, rebuilt no layer.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({ options: { task: { type: "string" }, runs: { type: "string" } } });
+const task = values.task ?? "htmlesc-quote-overflow";
+const runs = Number(values.runs ?? 5);
+const repo = resolve(import.meta.dir, "..");
+const bin = join(repo, "dist", "ssebench");
+const results = mkdtempSync(join(tmpdir(), "ssebench-bench-run-"));
+
+interface Sample {
+  wallMs: number;
+  containerMs: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const span = (start: string, end: string) => new Date(end).getTime() - new Date(start).getTime();
+
+function sh(argv: string[]): { code: number; stdout: string; stderr: string; ms: number } {
+  const t = performance.now();
+  const r = Bun.spawnSync(argv, { stdout: "pipe", stderr: "pipe" });
+  return { code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString(), ms: performance.now() - t };
+}
+
+function ssebenchRun(runId: string): { sample: Sample; stderr: string; image: string } {
+  const r = sh([bin, "run", "--local", join(repo, "datasets", "demo"), "--task", task, "--agent", "dummy", "--results", results, "--run-id", runId]);
+  if (r.code !== 0) throw new Error(`ssebench run failed (${r.code}):\n${r.stderr}`);
+  const summary = JSON.parse(readFileSync(join(results, task, "none", "dummy", runId, "summary.json"), "utf8"));
+  const c = summary.container;
+  return { sample: { wallMs: r.ms, containerMs: span(c.started_at, c.finished_at) }, stderr: r.stderr, image: c.image };
+}
+
+function bareDockerRun(image: string, i: number): Sample {
+  const dir = mkdtempSync(join(tmpdir(), "ssebench-bench-bare-"));
+  const name = `ssebench-bench-bare-${process.pid}-${i}`;
+  try {
+    const r = sh([
+      "docker", "run", "--name", name, "--init", "--network", "none",
+      "-e", "SSE_ARCHIVE=/tmp/sse-archive", "-e", "TIMEOUT=3600",
+      "-v", `${dir}:/var/lib/ssebench/results`, "-v", `${dir}:/tmp/sse-archive`, image,
+    ]);
+    if (r.code !== 0) throw new Error(`docker run failed (${r.code}):\n${r.stderr}`);
+    const state = JSON.parse(sh(["docker", "inspect", "--format", "{{json .State}}", name]).stdout);
+    const rm = sh(["docker", "rm", "--force", name]);
+    return { wallMs: r.ms + rm.ms, containerMs: span(state.StartedAt, state.FinishedAt) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+try {
+  console.log(`machine: ${cpus().length} vCPU ${cpus()[0]?.model ?? ""}; task ${task}, dummy agent; ${runs} runs each`);
+  const warm = ssebenchRun("warm-up");
+  const builtFirst = (warm.stderr.match(/Building the /g) ?? []).length;
+  console.log(`warm-up run: ${builtFirst} layer(s) built (0 when the images were already current)`);
+
+  const ours: Sample[] = [];
+  let rebuilt = 0;
+  let upToDate: string[] = [];
+  for (let i = 0; i < runs; i++) {
+    const r = ssebenchRun(`timed-${i}`);
+    ours.push(r.sample);
+    rebuilt += (r.stderr.match(/Building the /g) ?? []).length;
+    upToDate = r.stderr.split("\n").filter((l) => l.includes("is up to date"));
+  }
+  const bare: Sample[] = [];
+  for (let i = 0; i < runs; i++) bare.push(bareDockerRun(warm.image, i));
+
+  const overhead = (s: Sample[]) => median(s.map((x) => x.wallMs - x.containerMs));
+  const ourOverhead = overhead(ours);
+  const bareOverhead = overhead(bare);
+  console.log(`re-runs of the unchanged task: ${rebuilt} layer(s) rebuilt; last re-run said:`);
+  for (const line of upToDate) console.log(`  ${line.replace(/^\S+\s+/, "")}`);
+  console.log("");
+  console.log("                         wall (median)  container  overhead");
+  console.log(`ssebench run            ${median(ours.map((s) => s.wallMs)).toFixed(0).padStart(10)} ms ${median(ours.map((s) => s.containerMs)).toFixed(0).padStart(7)} ms ${ourOverhead.toFixed(0).padStart(6)} ms`);
+  console.log(`bare docker run (base)  ${median(bare.map((s) => s.wallMs)).toFixed(0).padStart(10)} ms ${median(bare.map((s) => s.containerMs)).toFixed(0).padStart(7)} ms ${bareOverhead.toFixed(0).padStart(6)} ms`);
+  console.log("");
+  console.log(`orchestrator overhead: ${(ourOverhead / 1000).toFixed(2)} s (goal ≤ 1 s: ${ourOverhead <= 1000 ? "met" : "NOT met"}); ${(ourOverhead / bareOverhead).toFixed(2)}x a bare docker run's`);
+} finally {
+  rmSync(results, { recursive: true, force: true });
+}
