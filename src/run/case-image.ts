@@ -12,6 +12,7 @@ import { parseDockerfile } from "../dataset/dockerfile.ts";
 import { InputHash } from "./content-hash.ts";
 import { type Docker, dockerOk, firstLine } from "./docker.ts";
 import { ensureLayer, type ImageInfo, inspectImages, type LayerResult, withTag } from "./layers.ts";
+import { msg } from "./messages.ts";
 import type { Reporter } from "./reporter.ts";
 
 export interface CaseSource {
@@ -59,10 +60,13 @@ export async function ensureCaseImage(
   known: Map<string, ImageInfo>,
 ): Promise<LayerResult> {
   if (source.folder) {
-    const bases = caseBaseImages(source, registry);
-    const missing = bases.filter((b) => !known.has(b));
-    const found = missing.length > 0 ? await inspectImages(docker, missing) : new Map<string, ImageInfo>();
-    const baseInfo = new Map(bases.map((b) => [b, known.get(b) ?? found.get(b)] as const).filter((e): e is [string, ImageInfo] => Boolean(e[1])));
+    // `known` came from one lookup that included the bases, so a base not in it is not here.
+    const baseInfo = new Map<string, ImageInfo>();
+    for (const base of caseBaseImages(source, registry)) {
+      const info = known.get(base);
+      if (!info) throw new UserError(msg.baseImageMissing(base));
+      baseInfo.set(base, info);
+    }
     const inputs = caseInputs(source.folder, registry, baseInfo);
     return ensureLayer(
       docker,

@@ -11,6 +11,8 @@ export const msg = {
     `${what} failed: \`docker ${words}\` exited with status ${code}${detail ? `: ${detail}` : ""}`,
   buildFailed: (layer: string, code: number) =>
     `Building the ${layer} failed: \`docker build\` exited with status ${code} (its output is above)`,
+  baseImageMissing: (image: string) =>
+    `The base image ${image} is not on this machine; build it with images/base-images/build.sh (offline: --root "$(scripts/debian-root-image.sh)")`,
   aborted: (reason: string) => `Stopped: ${reason}`,
 
   // command line (exit 2)

@@ -1,0 +1,89 @@
+/**
+ * A stand-in for the docker CLI (the orchestrator's neighbour) for unit tests: it keeps images with
+ * labels, "builds" by recording the inputs label, and "runs" a container by writing the result.json
+ * a scripted entrypoint would. The real engine is exercised by test/e2e.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Docker, DockerCallOptions, DockerResult } from "../../src/run/docker.ts";
+
+export interface FakeContainer {
+  result?: unknown;
+  exitCode?: number;
+  oomKilled?: boolean;
+  /** resolves when the container should finish (default: at once) */
+  until?: Promise<void>;
+}
+
+export class FakeDocker implements Docker {
+  readonly calls: string[][] = [];
+  /** tag → { id, inputs } */
+  readonly images = new Map<string, { id: string; inputs: string }>();
+  container: FakeContainer = {};
+  stopped = false;
+  private builds = 0;
+  private stopContainer: (() => void) | undefined;
+
+  verbs(): string[] {
+    return this.calls.map((c) => (["image", "container", "network"].includes(c[0] ?? "") ? `${c[0]} ${c[1]}` : (c[0] ?? "")));
+  }
+
+  async call(args: readonly string[], opts: DockerCallOptions = {}): Promise<DockerResult> {
+    this.calls.push([...args]);
+    const ok = (stdout = ""): DockerResult => ({ code: 0, stdout, stderr: "" });
+    const [verb, sub] = args;
+    if (verb === "image" && sub === "inspect") {
+      const refs = args.slice(4);
+      const lines = refs.filter((r) => this.images.has(r)).map((r) => {
+        const img = this.images.get(r) as { id: string; inputs: string };
+        return `${img.id}\t${img.inputs}\t${JSON.stringify([r])}`;
+      });
+      return { code: lines.length === refs.length ? 0 : 1, stdout: lines.map((l) => `${l}\n`).join(""), stderr: "" };
+    }
+    if (verb === "build") {
+      const label = args[args.indexOf("--label") + 1] as string;
+      const tag = args[args.indexOf("-t") + 1] as string;
+      const id = `sha256:built${++this.builds}`;
+      writeFileSync(args[args.indexOf("--iidfile") + 1] as string, id);
+      opts.onOutput?.("Step 1/1 : FROM x\n", "stdout");
+      this.images.set(tag, { id, inputs: label.split("=")[1] as string });
+      return ok();
+    }
+    if (verb === "run") {
+      writeFileSync(args[args.indexOf("--cidfile") + 1] as string, "cid123");
+      const runDir = (args[args.indexOf("-v") + 1] as string).split(":")[0] as string;
+      await Promise.race([this.container.until ?? Promise.resolve(), new Promise<void>((r) => (this.stopContainer = r))]);
+      if (!this.stopped && this.container.result !== undefined) {
+        writeFileSync(join(runDir, "result.json"), JSON.stringify(this.container.result));
+      }
+      opts.onOutput?.("container output\n", "stdout");
+      return { code: this.stopped ? 143 : (this.container.exitCode ?? 0), stdout: "", stderr: "" };
+    }
+    if (verb === "stop") {
+      this.stopped = true;
+      this.stopContainer?.();
+      return ok();
+    }
+    if (verb === "container" && sub === "inspect") {
+      const exit = this.stopped ? 143 : (this.container.exitCode ?? 0);
+      return ok(JSON.stringify({ ExitCode: exit, OOMKilled: Boolean(this.container.oomKilled), StartedAt: "2026-01-01T00:00:00.5Z", FinishedAt: "2026-01-01T00:00:02Z" }));
+    }
+    return ok();
+  }
+}
+
+export const passedResult = {
+  patch_result: {
+    status: "passed",
+    build_success: true,
+    pov_passed: 1,
+    pov_total: 1,
+    func_test_success: true,
+    intent_test_success: null,
+    error_msg: null,
+    error_log: null,
+    error_type: null,
+    checks: [],
+  },
+  runtime_result: { agent_duration: 1, agent_timeout: false, evaluator_timeout: false, agent_exit_code: 0 },
+};

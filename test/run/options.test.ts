@@ -1,0 +1,36 @@
+import { describe, expect, test } from "bun:test";
+import { msg } from "../../src/run/messages.ts";
+import { defaultCpus, parseRunOptions, repeatedFlag } from "../../src/run/options.ts";
+
+describe("run options", () => {
+  test("defaults are the documented ones", () => {
+    const o = parseRunOptions({ task: "t", agent: "dummy" }, [], {});
+    expect(o).toMatchObject({ mode: "sandbox", difficulty: 2, timeout: 3600, runTimeout: 2 * 3600 + 1800, egress: "restricted", results: "results" });
+    expect(o.resources).toEqual({ cpus: defaultCpus(), memory: "4g", pids_limit: 4096 });
+    expect(o.plugins).toBeUndefined();
+    expect(parseRunOptions({ task: "t", agent: "dummy", timeout: "60" }, [], {}).runTimeout).toBe(1920);
+  });
+
+  test("--plugin is repeatable and takes comma lists; absent is not the same as empty", () => {
+    expect(repeatedFlag(["--plugin", "a", "--x", "--plugin=b,c", "--", "--plugin", "d"], "plugin")).toEqual(["a", "b", "c"]);
+    expect(repeatedFlag(["--plugin="], "plugin")).toEqual([]);
+    expect(repeatedFlag(["--task", "x"], "plugin")).toBeUndefined();
+  });
+
+  test("SSEBENCH_EGRESS gives the default egress; a bad value is exit 1", () => {
+    expect(parseRunOptions({ task: "t", agent: "a" }, [], { SSEBENCH_EGRESS: "open" }).egress).toBe("open");
+    expect(parseRunOptions({ task: "t", agent: "a", egress: "restricted" }, [], { SSEBENCH_EGRESS: "bad" }).egress).toBe("restricted");
+    expect(() => parseRunOptions({ task: "t", agent: "a" }, [], { SSEBENCH_EGRESS: "bad" })).toThrow(msg.egressSetting("bad"));
+  });
+
+  test("names used as folders must be plain", () => {
+    expect(() => parseRunOptions({ task: "../x", agent: "a" }, [], {})).toThrow(msg.pathSegment("--task", "../x"));
+    expect(() => parseRunOptions({ task: "t", agent: "a", model: "a/b" }, [], {})).toThrow(msg.pathSegment("--model", "a/b"));
+  });
+
+  test("limits are checked and normalised", () => {
+    const o = parseRunOptions({ task: "t", agent: "a", cpus: "1.5", memory: "512M", pidsLimit: "100" }, [], {});
+    expect(o.resources).toEqual({ cpus: 1.5, memory: "512m", pids_limit: 100 });
+    expect(() => parseRunOptions({ task: "t", agent: "a", pidsLimit: "0" }, [], {})).toThrow(msg.positiveInt("--pids-limit", "0"));
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * The orchestrator's flow with a fake docker CLI (its neighbour): layer caching by inputs label,
+ * the order of docker calls, teardown, recording, the time limit and the grade-to-exit-code rules.
+ * The same flows against the real engine are in test/e2e/run.test.ts.
+ */
+import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Summary } from "../../src/formats/summary.ts";
+import type { Home } from "../../src/run/home.ts";
+import { msg } from "../../src/run/messages.ts";
+import { parseRunOptions, type RawRunArgs } from "../../src/run/options.ts";
+import { runTask } from "../../src/run/orchestrate.ts";
+import { memoryReporter } from "../../src/run/reporter.ts";
+import { repoRoot, tempDir } from "../helpers/cli.ts";
+import { FakeDocker, passedResult } from "./fake-docker.ts";
+
+const fixtures = join(import.meta.dir, "fixtures", "dataset");
+const scratch = tempDir("ssebench-orchestrate-");
+process.env.XDG_CACHE_HOME = join(scratch.path, "cache");
+afterAll(scratch.cleanup);
+
+const entrypoint = join(scratch.path, "ssebench-entrypoint");
+writeFileSync(entrypoint, "#!/bin/sh\n");
+const home: Home = {
+  root: repoRoot,
+  agentsDir: join(repoRoot, "agents"),
+  sandboxDockerfile: join(repoRoot, "images", "sandbox", "Dockerfile"),
+  pluginsDir: join(repoRoot, "runtime", "plugins"),
+  entrypointBinary: entrypoint,
+};
+
+let docker: FakeDocker;
+let counter = 0;
+const BASE = "ghcr.io/42-b3yond-6ug/ssebench/base-generic-c:1.0.0";
+beforeEach(() => {
+  docker = new FakeDocker();
+  docker.images.set(BASE, { id: "sha256:base", inputs: "" });
+  docker.container = { result: passedResult };
+});
+
+async function run(extra: Partial<RawRunArgs> = {}, rawArgs: string[] = []) {
+  const reporter = memoryReporter();
+  const opts = parseRunOptions(
+    { task: "tiny-task", agent: "dummy", local: fixtures, results: join(scratch.path, "results"), runId: `run-${++counter}`, ...extra },
+    rawArgs,
+    {},
+  );
+  const outcome = await runTask(opts, { docker, reporter, home, env: {}, handleSignals: false });
+  return { outcome, reporter };
+}
+
+describe("runTask with a fake docker", () => {
+  test("a first run builds three layers; an unchanged re-run builds none", async () => {
+    const { outcome } = await run();
+    expect(outcome.built).toHaveLength(3);
+    expect(docker.verbs()).toEqual([
+      "image inspect",
+      "network create",
+      "build",
+      "build",
+      "build",
+      "run",
+      "container inspect",
+      "rm",
+      "network rm",
+    ]);
+    const again = await run();
+    expect(again.outcome.built).toEqual([]);
+    expect(docker.verbs().filter((v) => v === "build")).toHaveLength(3);
+    expect(again.reporter.lines.filter((l) => l.includes("is up to date"))).toHaveLength(3);
+  });
+
+  test("a missing base image is named, with how to build it", async () => {
+    docker.images.clear();
+    await expect(run()).rejects.toThrow(msg.baseImageMissing(BASE));
+  });
+
+  test("the run folder: summary.json, result.json with config, latest, three lines", async () => {
+    const { outcome } = await run();
+    const summary = JSON.parse(readFileSync(join(outcome.runDir, "summary.json"), "utf8")) as Summary;
+    expect(summary.config).toMatchObject({ agent: "dummy", model: "none", mode: "sandbox", plugins: [], egress: "restricted", keep_container: false });
+    expect(summary.container).toMatchObject({ exit_code: 0, oom_killed: false, started_at: "2026-01-01T00:00:00.5Z" });
+    expect(JSON.parse(readFileSync(join(outcome.runDir, "result.json"), "utf8")).config).toEqual(summary.config);
+    expect(readlinkSync(join(outcome.runDir, "..", "latest"))).toBe(summary.run_id);
+    expect(outcome.lines).toEqual([
+      "Result: dummy agent on tiny-task: build passed, 1/1 PoCs no longer trigger, tests passed",
+      "Grade: passed",
+      `Run directory: ${outcome.runDir}`,
+    ]);
+    expect(outcome.exitCode).toBe(0);
+  });
+
+  test("selecting a plugin rebuilds the tool and agent layers, not the case image; SSE_PLUGINS is set", async () => {
+    await run();
+    const before = docker.calls.length;
+    const { outcome } = await run({}, ["--plugin", "artifact"]);
+    expect(outcome.built.map((t) => t.split("/").at(-2))).toEqual(["tool", "agent-dummy"]);
+    const runCall = docker.calls.slice(before).find((c) => c[0] === "run") as string[];
+    expect(runCall).toContain("SSE_PLUGINS=artifact");
+    expect(outcome.summary.config.plugins).toEqual(["artifact"]);
+  });
+
+  test("no result.json: a framework failure, status error", async () => {
+    docker.container = {};
+    const { outcome, reporter } = await run();
+    expect(outcome.summary.patch_result).toMatchObject({ status: "error", error_msg: msg.noResultError(), error_type: "infra" });
+    expect(reporter.lines).toContain(`error: ${msg.noResult()}`);
+  });
+
+  test("an OOM kill without a result is recorded as such", async () => {
+    docker.container = { exitCode: 137, oomKilled: true };
+    const { outcome } = await run({ memory: "256m" });
+    expect(outcome.summary.container.oom_killed).toBe(true);
+    expect(outcome.summary.patch_result.error_msg).toBe(msg.oomKilled("256m"));
+  });
+
+  test("--keep-container keeps the container and its network", async () => {
+    await run({ keepContainer: true });
+    expect(docker.verbs()).not.toContain("rm");
+    expect(docker.verbs()).not.toContain("network rm");
+  });
+
+  test("the run time limit stops the container and records an interrupted run (exit 124)", async () => {
+    docker.container = { result: passedResult, until: new Promise(() => {}) };
+    const { outcome, reporter } = await run({ runTimeout: "1" });
+    expect(docker.verbs()).toContain("stop");
+    expect(outcome.exitCode).toBe(124);
+    expect(outcome.summary.interrupted).toBe("run time limit");
+    expect(outcome.summary.patch_result.error_type).toBe("interrupted");
+    expect(reporter.lines.some((l) => l.startsWith("warn: The run exceeded its time limit of 1s during the container run"))).toBe(true);
+    expect(docker.verbs().slice(-2)).toEqual(["rm", "network rm"]);
+  });
+
+  test("--require-pass: exit 1 unless passed", async () => {
+    docker.container = { result: { ...passedResult, patch_result: { ...passedResult.patch_result, status: "failed", pov_passed: 0 } } };
+    expect((await run({ requirePass: true })).outcome.exitCode).toBe(1);
+    expect((await run({ requirePass: false })).outcome.exitCode).toBe(0);
+  });
+});
