@@ -41,9 +41,10 @@ export function chownTree(dir: string, uid: number, gid: number, onlyFromUid?: n
   }
 }
 
-export function run(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array } = {}) {
+export function run(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array; timeoutMs?: number } = {}) {
   const r = Bun.spawnSync(argv, {
     cwd: opts.cwd,
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: "SIGKILL" as const } : {}),
     env: opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" },
     stdin: opts.stdin ? new Blob([opts.stdin]) : "ignore",
     stdout: "pipe",

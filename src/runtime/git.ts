@@ -29,9 +29,9 @@ export function gitHome(dir: string): GitEnv {
   return { home: dir };
 }
 
-function git(g: GitEnv, args: string[], opts: { cwd?: string; extra?: Record<string, string>; stdin?: Uint8Array } = {}) {
-  const r = run(["git", ...args], { cwd: opts.cwd, env: env(g, opts.extra), stdin: opts.stdin });
-  if (!r.ok) throw new Error(`git ${args[0]} failed: ${(r.stderr || r.stdout).trim()}`);
+function git(g: GitEnv, args: string[], opts: { cwd?: string; extra?: Record<string, string>; stdin?: Uint8Array; timeoutMs?: number } = {}) {
+  const r = run(["git", ...args], { cwd: opts.cwd, env: env(g, opts.extra), stdin: opts.stdin, timeoutMs: opts.timeoutMs });
+  if (!r.ok) throw new Error(`git ${args[0]} failed${r.code === null ? " (time limit)" : ""}: ${(r.stderr || r.stdout).trim()}`);
   return r;
 }
 
@@ -47,11 +47,24 @@ export function squash(g: GitEnv, source: string): string {
   return git(g, ["rev-parse", "HEAD"], { cwd: source }).stdout.trim();
 }
 
-/** `git diff --binary` of the agent's tree against `base`, with a private index. */
-export function capturePatch(g: GitEnv, gitDir: string, tree: string, base: string, index: string): Uint8Array {
+/**
+ * `git diff --binary` of the agent's tree against `base`, with a private index. Bounded in time:
+ * the tree is the agent's (a huge sparse file would otherwise stall grading).
+ */
+export function capturePatch(g: GitEnv, gitDir: string, tree: string, base: string, index: string, timeoutMs: number): Uint8Array {
+  // New objects go to a scratch store beside the index; the pristine repository is only read.
+  const objects = `${index}.objects`;
   rmSync(index, { force: true });
-  const extra = { GIT_DIR: gitDir, GIT_WORK_TREE: tree, GIT_INDEX_FILE: index };
+  rmSync(objects, { recursive: true, force: true });
+  mkdirSync(objects, { recursive: true, mode: 0o700 });
+  const extra = {
+    GIT_DIR: gitDir,
+    GIT_WORK_TREE: tree,
+    GIT_INDEX_FILE: index,
+    GIT_OBJECT_DIRECTORY: objects,
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: join(gitDir, "objects"),
+  };
   // A fresh private index: `add -A` records the whole tree, so deletions show against `base`.
-  git(g, ["add", "-A", "--ignore-errors", "."], { extra, cwd: tree });
-  return git(g, ["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", base], { extra, cwd: tree }).bytes;
+  git(g, ["add", "-A", "--ignore-errors", "."], { extra, cwd: tree, timeoutMs });
+  return git(g, ["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", base], { extra, cwd: tree, timeoutMs }).bytes;
 }

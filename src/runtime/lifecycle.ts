@@ -122,7 +122,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     const paths = workPaths(cfg.work);
     let patch: Uint8Array;
     try {
-      patch = capturePatch(gitHome(paths.gitHome), join(prepared.pristine, ".git"), source, prepared.base, join(paths.state, "capture.index"));
+      patch = capturePatch(gitHome(paths.gitHome), join(prepared.pristine, ".git"), source, prepared.base, join(paths.state, "capture.index"), cfg.gradingTimeoutMs);
       record.finalPatch = patch;
       writeFileSync(join(cfg.results, "final.patch"), patch, { mode: 0o644 });
     } catch (e) {

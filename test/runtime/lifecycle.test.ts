@@ -62,6 +62,17 @@ describe("grading", () => {
     expect(r.result.patch_result.build_success).toBe(true); // it applied to the pristine copy
   });
 
+  test("capturing the change is bounded in time and never writes into the pristine repository", async () => {
+    dirs = newRun({ env: { SSE_GRADING_TIMEOUT: "1" } });
+    await runEntrypoint(dirs, ["prepare"]);
+    const objects = () => Bun.spawnSync(["sh", "-c", `find ${dirs!.work}/state/pristine/.git/objects -type f | sort`]).stdout.toString();
+    const before = objects();
+    const r = await runEntrypoint(dirs, shAgent("truncate -s 16G huge.bin && echo more >> README"));
+    expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "infra" });
+    expect(r.result.patch_result.error_msg).toStartWith("Could not capture the agent's change: git add failed (time limit)");
+    expect(objects()).toBe(before);
+  });
+
   test("a script that is missing is a grader error, not the agent's failure", async () => {
     dirs = newRun();
     Bun.spawnSync(["rm", join(dirs.taskRoot, "scripts/build.sh")]);
