@@ -102,7 +102,7 @@ describe("grading", () => {
 
 describe("agent", () => {
   test("runs as model with no groups, argv kept as argv, an explicit environment", async () => {
-    dirs = newRun({ env: { SSE_SECRET_INTERNAL: "x", GOFLAGS: "-mod=vendor" } });
+    dirs = newRun({ env: { SSE_SECRET_INTERNAL: "x", GOFLAGS: "-mod=vendor", SSE_AGENT_ENV: "SSE_AGENT_MODE", SSE_AGENT_MODE: "fast" } });
     const r = await runEntrypoint(dirs, ["--", "/bin/sh", "-c", 'printf "%s|" "$@" > "$SSE_ARCHIVE/args"; id -u > "$SSE_ARCHIVE/id"; grep ^Groups: /proc/self/status > "$SSE_ARCHIVE/groups"; env > "$SSE_ARCHIVE/env"', "sh", "two words", "it's", "$HOME"]);
     expect(r.exitCode).toBe(0);
     const read = (f: string) => readFileSync(join(dirs!.archive, f), "utf8");
@@ -114,6 +114,7 @@ describe("agent", () => {
     expect(env).toContain("HOME=/home/model");
     expect(env).toContain("SSE_API_KEY=sk-test-secret");
     expect(env).toContain("GOFLAGS=-mod=vendor");
+    expect(env).toContain("SSE_AGENT_MODE=fast");
     expect(env).not.toContain("SSE_SECRET_INTERNAL");
     expect(env).not.toContain("SSE_RESULTS");
     expect(env).not.toContain("SSE_REFERENCE_PATCH");
@@ -170,6 +171,23 @@ describe("command line", () => {
     dirs.env.TIMEOUT = "soon";
     r = await runEntrypoint(dirs, shAgent("true"));
     expect(r).toMatchObject({ exitCode: 1, stderr: 'ssebench-entrypoint: TIMEOUT="soon" is not a positive number of seconds\n' });
+  });
+
+  test("a bad task config or a missing user stops the run with one line naming the problem", async () => {
+    dirs = newRun();
+    dirs.env.SSE_MODEL_USER = "nosuchuser";
+    let r = await runEntrypoint(dirs, shAgent("true"));
+    expect(r).toMatchObject({ exitCode: 1, stderr: 'ssebench-entrypoint: user "nosuchuser" does not exist; the tool layer must create it\n' });
+    delete dirs.env.SSE_MODEL_USER;
+    const config = join(dirs.taskRoot, "config.yaml");
+    Bun.spawnSync(["sed", "-i", "s|^  build: scripts/build.sh|  build: /abs/build.sh|", config]);
+    r = await runEntrypoint(dirs, shAgent("true"));
+    expect(r).toMatchObject({ exitCode: 1, stderr: `${config}: scripts.build must be relative to the task root\n` });
+    Bun.spawnSync(["sh", "-c", `printf 'source: [\n' > ${config}`]);
+    r = await runEntrypoint(dirs, shAgent("true"));
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toStartWith(`${config}: `);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });
 
   test("--version", async () => {
