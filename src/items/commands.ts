@@ -22,17 +22,30 @@ function loadOverride(file: string): SourceOverride {
   return { value: doc.value, file: doc };
 }
 
+/**
+ * Above this resident size a full collection runs: JSC otherwise lets garbage from large rows pile
+ * up well past the live data (measured: 280 MB RSS for a 220 MB source vs 160 MB with the cap).
+ */
+const rssCap = 160 * 1024 * 1024;
+
 /** Writes text to stdout, waiting for the pipe to drain (memory stays bounded). */
 function stdoutWriter() {
   const sink = Bun.stdout.writer({ highWaterMark: 1 << 16 });
   let pending = 0;
+  let sinceGc = 0;
   return {
     async write(text: string) {
       sink.write(text);
       pending += text.length;
       if (pending >= 1 << 18) {
+        sinceGc += pending;
         pending = 0;
         await sink.flush();
+        // At most one collection per 16 MB written: the allocator may keep RSS above the cap.
+        if (sinceGc >= 1 << 24 && process.memoryUsage.rss() > rssCap) {
+          sinceGc = 0;
+          Bun.gc(true);
+        }
       }
     },
     async end() {
