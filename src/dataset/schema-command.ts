@@ -1,16 +1,21 @@
-/** `ssebench dataset schema` (spec §3): export or check the four JSON Schemas. */
+/** `ssebench dataset schema` (spec §3): export or check the JSON Schemas (four task-dataset formats, two item-dataset ones). */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError, describeCause } from "../errors.ts";
 import { renderJson } from "../formats/json-text.ts";
 import { EXPORTED_SCHEMAS, schemaOf } from "../formats/schemas.ts";
+import { ITEM_SCHEMA_FILES } from "../items/schema/documents.ts";
 import { checkoutDir } from "./locate.ts";
 import type { CommandOutput } from "./manifest-command.ts";
 import { schemaMessages as m } from "./messages.ts";
 
 /** File name → text of every exported schema, in export order. */
 export function renderSchemas(): { file: string; text: string }[] {
-  return EXPORTED_SCHEMAS.map(({ name, file }) => ({ file, text: renderJson(schemaOf(name)) }));
+  return [
+    ...EXPORTED_SCHEMAS.map(({ name, file }) => ({ file, text: renderJson(schemaOf(name)) })),
+    // Item datasets (kind: Dataset): the same schema objects `dataset validate FILE.yaml` checks with.
+    ...ITEM_SCHEMA_FILES.map(({ file, schema }) => ({ file, text: renderJson(schema) })),
+  ];
 }
 
 export function runSchema(opts: { output?: string; check?: boolean }): CommandOutput {
