@@ -9,7 +9,7 @@
  *
  * Also shows that the timed runs, all re-runs of an unchanged task, rebuilt no layer.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,8 +18,13 @@ const { values } = parseArgs({ options: { task: { type: "string" }, runs: { type
 const task = values.task ?? "htmlesc-quote-overflow";
 const runs = Number(values.runs ?? 5);
 const repo = resolve(import.meta.dir, "..");
-const bin = join(repo, "dist", "ssebench");
 const results = mkdtempSync(join(tmpdir(), "ssebench-bench-run-"));
+// A snapshot of both binaries: a `bun run build` elsewhere during the runs must not change them.
+const bin = join(results, "bin", "ssebench");
+mkdirSync(join(results, "bin"));
+for (const name of ["ssebench", "ssebench-entrypoint"]) copyFileSync(join(repo, "dist", name), join(results, "bin", name));
+chmodSync(bin, 0o755);
+const env = { ...process.env, SSEBENCH_HOME: repo };
 
 interface Sample {
   wallMs: number;
@@ -31,14 +36,14 @@ const span = (start: string, end: string) => new Date(end).getTime() - new Date(
 
 function sh(argv: string[]): { code: number; stdout: string; stderr: string; ms: number } {
   const t = performance.now();
-  const r = Bun.spawnSync(argv, { stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(argv, { stdout: "pipe", stderr: "pipe", env });
   return { code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString(), ms: performance.now() - t };
 }
 
 function ssebenchRun(runId: string): { sample: Sample; stderr: string; image: string } {
-  const r = sh([bin, "run", "--local", join(repo, "datasets", "demo"), "--task", task, "--agent", "dummy", "--results", results, "--run-id", runId]);
+  const r = sh([bin, "run", "--local", join(repo, "datasets", "demo"), "--task", task, "--agent", "dummy", "--results", join(results, "runs"), "--run-id", runId]);
   if (r.code !== 0) throw new Error(`ssebench run failed (${r.code}):\n${r.stderr}`);
-  const summary = JSON.parse(readFileSync(join(results, task, "none", "dummy", runId, "summary.json"), "utf8"));
+  const summary = JSON.parse(readFileSync(join(results, "runs", task, "none", "dummy", runId, "summary.json"), "utf8"));
   const c = summary.container;
   return { sample: { wallMs: r.ms, containerMs: span(c.started_at, c.finished_at) }, stderr: r.stderr, image: c.image };
 }
