@@ -26,6 +26,8 @@ import { lookupUser } from "./users.ts";
 export const REFERENCE_AGENT = "ssebench:apply-reference";
 
 export async function runSandbox(agentArgv: string[], env: Record<string, string | undefined>): Promise<number> {
+  // Bun before 1.4 ignored spawn's uid/gid without an error: the agent would have run as root.
+  if (!Bun.semver.satisfies(Bun.version, ">=1.4.0")) throw new UserError(msg.oldBun(Bun.version));
   const cfg = readConfig(env, true);
   configureLog({ debug: cfg.debug });
   const cacheDir = workPaths(cfg.work).cache;

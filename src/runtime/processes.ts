@@ -3,7 +3,7 @@
  * grace, KILL the group. Output goes straight to a log file descriptor, so there is no pipe a
  * grandchild could hold open. Every live group is registered so an interrupt can kill them all.
  */
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 import type { Account } from "./users.ts";
 
@@ -71,6 +71,13 @@ export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Runnin
     return { pid: -1, startedAt, done, stop: async () => {} };
   }
   closeSync(fd);
+  const wrong = spec.user.uid === 0 ? undefined : wrongIdentity(proc.pid, spec.user);
+  if (wrong) {
+    // Never let a child run with the wrong credentials (Bun < 1.4 ignored uid/gid silently).
+    signalGroup(proc.pid, "SIGKILL");
+    const done = proc.exited.then(() => ({ exitCode: null, timedOut: false, durationMs: 0, startError: wrong }));
+    return { pid: proc.pid, startedAt, done, stop: async () => {} };
+  }
   const pgid = proc.pid;
   liveGroups.add(pgid);
   let timedOut = false;
@@ -94,6 +101,27 @@ export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Runnin
     return { exitCode: codeOf(proc), timedOut, durationMs: performance.now() - startedAt };
   });
   return { pid: proc.pid, startedAt, done, stop };
+}
+
+/** Reads the child's credentials; undefined when they are right or the child is already gone. */
+function wrongIdentity(pid: number, user: Account): string | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return undefined;
+  }
+  return identityProblem(status, user);
+}
+
+/** The problem with a /proc/<pid>/status for a child meant to run as `user`, if any. */
+export function identityProblem(status: string, user: Account): string | undefined {
+  const ids = (key: string) => (new RegExp(`^${key}:[ \\t]*(.*)$`, "m").exec(status)?.[1] ?? "").trim().split(/\s+/).filter(Boolean).map(Number);
+  const uids = ids("Uid");
+  const gids = ids("Gid");
+  const groups = ids("Groups");
+  const ok = uids.length === 4 && uids.every((u) => u === user.uid) && gids.length === 4 && gids.every((g) => g === user.gid) && groups.every((g) => g === user.gid);
+  return ok ? undefined : `the child did not run as ${user.name} (${user.uid}:${user.gid}): Uid ${uids.join(" ")}, Gid ${gids.join(" ")}, Groups ${groups.join(" ")}`;
 }
 
 /** Kills every group still registered (interrupt path). */

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkSchemaSubset, selectPlugins, validateAgainst } from "../../src/formats/plugins.ts";
 import { deriveStatus, emptyVerdicts, notGraded, renderResult } from "../../src/formats/result.ts";
+import { identityProblem } from "../../src/runtime/processes.ts";
 import { repoRoot } from "../helpers/cli.ts";
 
 const schema = JSON.parse(readFileSync(join(repoRoot, "runtime/plugins/schema.json"), "utf8"));
@@ -37,4 +38,13 @@ test("result.json is compact with the documented key order", () => {
   expect(text).toBe(
     '{"patch_result":{"status":"error","build_success":null,"pov_passed":null,"pov_total":null,"func_test_success":null,"intent_test_success":null,"error_msg":"Interrupted by SIGTERM during grading","error_log":null,"error_type":"interrupted","checks":[]},"runtime_result":{"agent_duration":3,"agent_timeout":false,"evaluator_timeout":false,"agent_exit_code":null}}',
   );
+});
+
+test("a child's credentials are checked from /proc/<pid>/status: uid, gid and no other group", () => {
+  const user = { name: "model", uid: 1000, gid: 1000, home: "/home/model" };
+  const status = (uid: string, gid: string, groups: string) => `Name:\tsh\nUid:\t${uid}\nGid:\t${gid}\nGroups:\t${groups}\nNStgid:\t5622\n`;
+  expect(identityProblem(status("1000\t1000\t1000\t1000", "1000\t1000\t1000\t1000", ""), user)).toBeUndefined();
+  expect(identityProblem(status("1000\t1000\t1000\t1000", "0\t0\t0\t0", ""), user)).toContain("Gid 0 0 0 0");
+  expect(identityProblem(status("1000\t1000\t1000\t1000", "1000\t1000\t1000\t1000", "4 27"), user)).toContain("Groups 4 27");
+  expect(identityProblem(status("0\t0\t0\t0", "0\t0\t0\t0", ""), user)).toContain("did not run as model");
 });
