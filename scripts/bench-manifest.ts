@@ -45,7 +45,7 @@ function writeTask(root: string, i: number): void {
     "sse/reports/issue.md": bytes(2000, i * 7 + 4),
   };
   // Source files: mostly a few KB, one larger file per task (typical of vendored sources).
-  for (let f = 0; Object.keys(files).length < 20; f++) files[`src/lib/file${f}.c`] = bytes(f === 0 ? 256 * 1024 : 1500 + 700 * f, i * 131 + f);
+  for (let f = 0; Object.keys(files).length < 20; f++) files[`src/lib/file${f}.c`] = bytes(f === 0 ? 64 * 1024 : 1500 + 700 * f, i * 131 + f);
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(join(dir, path, ".."), { recursive: true });
     writeFileSync(join(dir, path), content);

@@ -10,7 +10,6 @@ import { datasetDir } from "./locate.ts";
 import { lockProblems, mergeLock } from "./lock.ts";
 import { type CommandOutput, manifestOrFailure } from "./manifest-command.ts";
 import { lockMessages as m, reportMessages as rm } from "./messages.ts";
-import { loadDataset } from "./validate.ts";
 
 export interface LockOptions {
   dir?: string;
@@ -50,7 +49,7 @@ async function readRecords(dir: string): Promise<PublicationRecord[]> {
 
 export async function runLock(opts: LockOptions): Promise<CommandOutput> {
   const dir = datasetDir(opts.dir);
-  const built = manifestOrFailure(loadDataset(dir), rm.noLock);
+  const built = await manifestOrFailure(dir, rm.noLock);
   if ("failure" in built) return built.failure;
   const { manifest } = built;
   const lockPath = join(dir, LOCK_FILE);

@@ -7,12 +7,12 @@ import { UserError, describeCause, usageError } from "../errors.ts";
 import { renderManifest } from "../formats/manifest.ts";
 import type { Manifest } from "../formats/manifest-types.ts";
 import { MANIFEST_FILE } from "../formats/patterns.ts";
-import { buildManifest, datasetName } from "./build-manifest.ts";
+import { buildManifest, datasetName, loadDatasetHashing } from "./build-manifest.ts";
 import { datasetDir } from "./locate.ts";
 import { manifestMessages as m, reportMessages as rm } from "./messages.ts";
 import { pythonSplitLines } from "./python-text.ts";
 import { unifiedDiff } from "./unified-diff.ts";
-import { type LoadedDataset, formatErrors, isValidDataset, loadDataset } from "./validate.ts";
+import { formatErrors, isValidDataset } from "./validate.ts";
 
 export interface ManifestOptions {
   dir?: string;
@@ -29,17 +29,18 @@ export interface CommandOutput {
 
 const MAX_DIFF_LINES = 40;
 
-/** Validates and builds the manifest, or returns the failure output naming `failureLine`. */
-export function manifestOrFailure(
-  d: LoadedDataset,
+/** Validates `dir` and builds its manifest, or returns the failure output ending in `failureLine`. */
+export async function manifestOrFailure(
+  dir: string,
   failureLine: (dir: string) => string,
   generatedFrom?: string | null,
-): { manifest: Manifest } | { failure: CommandOutput } {
+): Promise<{ manifest: Manifest } | { failure: CommandOutput }> {
+  const { dataset: d, hashes } = await loadDatasetHashing(dir);
   const name = isValidDataset(d) ? datasetName(d) : undefined;
   if (name === undefined || !isValidDataset(d)) {
     return { failure: { stdout: "", stderr: `${formatErrors(d)}\n${failureLine(d.dir)}\n`, exitCode: 1 } };
   }
-  return { manifest: buildManifest(d, name, generatedFrom) };
+  return { manifest: await buildManifest(d, hashes, name, generatedFrom) };
 }
 
 function recordedCommit(text: string): string | undefined {
@@ -52,13 +53,13 @@ function recordedCommit(text: string): string | undefined {
   }
 }
 
-export function runManifest(opts: ManifestOptions): CommandOutput {
+export async function runManifest(opts: ManifestOptions): Promise<CommandOutput> {
   if (opts.check && opts.output === "-") throw usageError(m.checkNeedsFile);
   const dir = datasetDir(opts.dir);
   const target = opts.output ?? join(dir, MANIFEST_FILE);
   const current = opts.check && existsSync(target) ? readFileSync(target, "utf8") : "";
   const generatedFrom = opts.generatedFrom ?? (opts.check ? recordedCommit(current) : undefined);
-  const built = manifestOrFailure(loadDataset(dir), rm.noManifest, generatedFrom);
+  const built = await manifestOrFailure(dir, rm.noManifest, generatedFrom);
   if ("failure" in built) return built.failure;
   const text = renderManifest(built.manifest);
   if (opts.output === "-") return { stdout: text, stderr: "", exitCode: 0 };

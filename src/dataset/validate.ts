@@ -74,7 +74,8 @@ function loadConfig(task: LoadedTask): void {
   if (checked.value.id !== task.id) task.errors.push(tm.idNotFolder(pythonRepr(checked.value.id)));
 }
 
-function loadTask(dir: string, id: string): LoadedTask {
+/** Runs the per-task checks (§1.2) on `<dir>/<id>`. */
+export function loadTask(dir: string, id: string): LoadedTask {
   const task: LoadedTask = { id, dir: join(dir, id), errors: [], files: [] };
   if (isSymlink(task.dir)) {
     task.errors.push(tm.folderIsSymlink(readlinkSync(task.dir)));
@@ -88,31 +89,37 @@ function loadTask(dir: string, id: string): LoadedTask {
   return task;
 }
 
-/** Validates the dataset at `dir` (as given by the user). Never throws for bad input. */
-export function loadDataset(dir: string): LoadedDataset {
+/** The dataset-level checks (§1.1) and the task folder names, in order; tasks not yet loaded. */
+export function openDataset(dir: string): { dataset: LoadedDataset; ids: string[] } {
   const dataset: LoadedDataset = { dir, errors: [], tasks: [] };
   if (!isDirectory(dir)) {
     dataset.errors.push(dm.notADirectory);
-    return dataset;
+    return { dataset, ids: [] };
   }
   dataset.info = loadDatasetInfo(dir, dataset.errors);
-  let names: string[];
+  let ids: string[];
   try {
-    names = readdirSync(dir).filter((name) => !name.startsWith(".") && isDirectory(join(dir, name)));
+    ids = readdirSync(dir).filter((name) => !name.startsWith(".") && isDirectory(join(dir, name)));
   } catch (error) {
     dataset.errors.push(dm.datasetFileUnreadable(String(error)));
-    return dataset;
+    return { dataset, ids: [] };
   }
-  names.sort(compareCodePoints);
-  if (names.length === 0) dataset.errors.push(dm.noTaskFolders);
+  ids.sort(compareCodePoints);
+  if (ids.length === 0) dataset.errors.push(dm.noTaskFolders);
   const seen = new Map<string, string>();
-  for (const id of names) {
+  for (const id of ids) {
     const lowered = id.toLowerCase();
     const first = seen.get(lowered);
     if (first !== undefined && first !== id) dataset.errors.push(dm.caseCollision(first, id, lowered));
     else seen.set(lowered, id);
   }
-  dataset.tasks = names.map((id) => loadTask(dir, id));
+  return { dataset, ids };
+}
+
+/** Validates the dataset at `dir` (as given by the user). Never throws for bad input. */
+export function loadDataset(dir: string): LoadedDataset {
+  const { dataset, ids } = openDataset(dir);
+  dataset.tasks = ids.map((id) => loadTask(dir, id));
   return dataset;
 }
 

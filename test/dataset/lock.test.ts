@@ -14,8 +14,8 @@ afterAll(tmp.cleanup);
 const REV = "f".repeat(40);
 const digestOf = (c: string) => `sha256:${c.repeat(64)}`;
 
-function currentFiles(root: string, id: string): Record<string, string> {
-  const m = JSON.parse(runManifest({ dir: root, output: "-" }).stdout);
+async function currentFiles(root: string, id: string): Promise<Record<string, string>> {
+  const m = JSON.parse((await runManifest({ dir: root, output: "-" })).stdout);
   return m.tasks.find((t: { id: string }) => t.id === id).files;
 }
 
@@ -25,7 +25,7 @@ function record(dir: string, task: string, files_sha256: string, extra: Partial<
   writeFileSync(join(dir, `${task}.json`), renderPublicationRecord(r as never));
 }
 
-describe("dataset lock", () => {
+describe("dataset lock", async () => {
   const root = writeDataset(join(tmp.path, "ds"), ["a", "b"], "v1");
   const lockPath = join(root, "images.lock.json");
   const records = join(tmp.path, "published");
@@ -37,8 +37,8 @@ describe("dataset lock", () => {
   });
 
   test("records are merged, sorted, and re-running reproduces the file", async () => {
-    record(records, "b", filesDigest(currentFiles(root, "b")));
-    record(records, "a", filesDigest(currentFiles(root, "a")));
+    record(records, "b", filesDigest(await currentFiles(root, "b")));
+    record(records, "a", filesDigest(await currentFiles(root, "a")));
     expect((await runLock({ dir: root, records })).stdout).toBe(`wrote ${lockPath} with 2 images\n`);
     const text = readFileSync(lockPath, "utf8");
     expect(Object.keys(JSON.parse(text).images)).toEqual(["a", "b"]);
@@ -59,7 +59,7 @@ describe("dataset lock", () => {
     record(stale, "a", "0".repeat(64));
     await expect(runLock({ dir: root, records: stale })).rejects.toThrow(`The record of a is for other task files than the ones in ${root}`);
     const other = join(tmp.path, "other-version");
-    record(other, "a", filesDigest(currentFiles(root, "a")), { version: "v0" });
+    record(other, "a", filesDigest(await currentFiles(root, "a")), { version: "v0" });
     await expect(runLock({ dir: root, records: other })).rejects.toThrow("The record of a is for ds v0, not ds v1");
     const broken = join(tmp.path, "broken");
     mkdirSync(broken);

@@ -18,8 +18,8 @@ function checksOf(scripts: Partial<TaskScripts>, files: Partial<TaskFiles>) {
   return deriveChecks({ scripts: { ...none, ...scripts }, files: { ...none, ...files } } as never);
 }
 
-describe("checks derivation (§2.1)", () => {
-  test("spec vectors", () => {
+describe("checks derivation (§2.1)", async () => {
+  test("spec vectors", async () => {
     expect(checksOf({}, {})).toEqual([]);
     expect(checksOf({ build: "b", run: "r" }, {})).toEqual(["build"]);
     expect(checksOf({ run: "r" }, { poc: ["p"] })).toEqual(["poc"]);
@@ -29,7 +29,7 @@ describe("checks derivation (§2.1)", () => {
   });
 });
 
-describe("dataset manifest", () => {
+describe("dataset manifest", async () => {
   const root = writeDataset(join(tmp.path, "demo"), ["b-task", "A-task"]);
   writeTask(root, "b-task", {
     ".hidden": "dot\n",
@@ -39,7 +39,7 @@ describe("dataset manifest", () => {
   });
 
   test("-o - prints the manifest: tasks by id, keys in order, files of every kind, metadata complete", async () => {
-    const out = runManifest({ dir: root, output: "-" });
+    const out = await runManifest({ dir: root, output: "-" });
     expect(out.exitCode).toBe(0);
     expect(out.stderr).toBe("");
     const m = JSON.parse(out.stdout);
@@ -68,48 +68,47 @@ describe("dataset manifest", () => {
     expect(renderManifest(await parseManifest(out.stdout, "x"))).toBe(out.stdout);
   });
 
-  test("writes <DIR>/manifest.json by default, or -o FILE", () => {
-    expect(runManifest({ dir: root })).toEqual({ stdout: `wrote ${root}/manifest.json with 2 tasks\n`, stderr: "", exitCode: 0 });
+  test("writes <DIR>/manifest.json by default, or -o FILE", async () => {
+    expect(await runManifest({ dir: root })).toEqual({ stdout: `wrote ${root}/manifest.json with 2 tasks\n`, stderr: "", exitCode: 0 });
     const other = join(tmp.path, "other.json");
-    expect(runManifest({ dir: root, output: other }).stdout).toBe(`wrote ${other} with 2 tasks\n`);
+    expect((await runManifest({ dir: root, output: other })).stdout).toBe(`wrote ${other} with 2 tasks\n`);
     expect(readFileSync(other, "utf8")).toBe(readFileSync(join(root, "manifest.json"), "utf8"));
   });
 
-  test("--check: up to date, out of date with a difflib diff, missing target", () => {
-    runManifest({ dir: root });
+  test("--check: up to date, out of date with a difflib diff, missing target", async () => {
+    await runManifest({ dir: root });
     const target = join(root, "manifest.json");
-    expect(runManifest({ dir: root, check: true })).toEqual({ stdout: `${target} is up to date\n`, stderr: "", exitCode: 0 });
+    expect(await runManifest({ dir: root, check: true })).toEqual({ stdout: `${target} is up to date\n`, stderr: "", exitCode: 0 });
     writeFileSync(target, readFileSync(target, "utf8").replace('"demo-v1"', '"demo-v0"'));
-    const stale = runManifest({ dir: root, check: true });
+    const stale = await runManifest({ dir: root, check: true });
     expect(stale.exitCode).toBe(1);
     expect(stale.stderr).toBe(
       [`--- ${target}`, "+++ generated", "@@ -1,6 +1,6 @@", " {", '   "dataset": "demo",', '-  "version": "demo-v0",', '+  "version": "demo-v1",', '   "tasks": [', "     {", '       "id": "A-task",', `${target} is out of date; run \`ssebench dataset manifest\` to update it`, ""].join("\n"),
     );
     writeFileSync(target, "");
-    const lines = runManifest({ dir: root, check: true }).stderr.trimEnd().split("\n");
+    const lines = (await runManifest({ dir: root, check: true })).stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(41);
     expect(lines[0]).toBe(`--- ${target}`);
   });
 
-  test("--check -o - is a usage error (exit 2) before anything else", () => {
-    expect(() => runManifest({ dir: join(tmp.path, "absent"), check: true, output: "-" })).toThrow(
-      expect.objectContaining({ message: "--check needs an output file", exitCode: 2 }),
-    );
+  test("--check -o - is a usage error (exit 2) before anything else", async () => {
+    const error = await runManifest({ dir: join(tmp.path, "absent"), check: true, output: "-" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ message: "--check needs an output file", exitCode: 2 });
   });
 
-  test("--generated-from is recorded, and --check reuses the recorded commit", () => {
+  test("--generated-from is recorded, and --check reuses the recorded commit", async () => {
     const target = join(tmp.path, "gen.json");
-    runManifest({ dir: root, output: target, generatedFrom: "abc123" });
+    await runManifest({ dir: root, output: target, generatedFrom: "abc123" });
     const text = readFileSync(target, "utf8");
     expect(Object.keys(JSON.parse(text))).toEqual(["dataset", "version", "generated_from", "tasks"]);
-    expect(runManifest({ dir: root, output: target, check: true }).exitCode).toBe(0);
-    expect(runManifest({ dir: root, output: target, check: true, generatedFrom: "other" }).exitCode).toBe(1);
+    expect((await runManifest({ dir: root, output: target, check: true })).exitCode).toBe(0);
+    expect((await runManifest({ dir: root, output: target, check: true, generatedFrom: "other" })).exitCode).toBe(1);
   });
 
-  test("an invalid dataset writes nothing", () => {
+  test("an invalid dataset writes nothing", async () => {
     const bad = writeDataset(join(tmp.path, "bad"), ["t"]);
     writeTask(bad, "t", { Dockerfile: null });
-    expect(runManifest({ dir: bad })).toEqual({
+    expect(await runManifest({ dir: bad })).toEqual({
       stdout: "",
       stderr: `t:\n  Dockerfile: missing\n${bad}: not a valid dataset, so no manifest was generated\n`,
       exitCode: 1,
@@ -117,12 +116,22 @@ describe("dataset manifest", () => {
     expect(existsSync(join(bad, "manifest.json"))).toBe(false);
   });
 
-  test("a dataset folder whose name is not a dataset name is an error, not a crash", () => {
+  test("a dataset folder whose name is not a dataset name is an error, not a crash", async () => {
     const odd = writeDataset(join(tmp.path, "my data"), ["t"]);
-    const out = runManifest({ dir: odd, output: "-" });
+    const out = await runManifest({ dir: odd, output: "-" });
     expect(out.exitCode).toBe(1);
     expect(out.stderr).toBe(
       `${odd}: the folder name 'my data' is not a valid dataset name: it should match pattern '^[A-Za-z0-9]+(?:(?:[._]|__|-+)[A-Za-z0-9]+)*$'\n${odd}: not a valid dataset, so no manifest was generated\n`,
     );
+  });
+});
+
+describe("file hashing", () => {
+  test("a file over 8 MiB is streamed and hashes like the whole", async () => {
+    const root = writeDataset(join(tmp.path, "big"), ["t"]);
+    const big = new Uint8Array(9 * 1024 * 1024 + 17).map((_, i) => (i * 31) & 0xff);
+    writeTask(root, "t", { "src/big.bin": big });
+    const m = JSON.parse((await runManifest({ dir: root, output: "-" })).stdout);
+    expect(m.tasks[0].files["src/big.bin"]).toBe(sha(big));
   });
 });

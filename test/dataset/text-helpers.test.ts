@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import vectors from "./fixtures/unified-diff-vectors.json";
 import { posixJoin, posixNormpath, posixRelpath, pythonRepr, pythonSplitLines } from "../../src/dataset/python-text.ts";
 import { shlexSplit } from "../../src/dataset/shlex.ts";
 import { unifiedDiff } from "../../src/dataset/unified-diff.ts";
-import { parseYamlText } from "../../src/dataset/yaml-file.ts";
+import { parseYamlText, parseYamlTextFully } from "../../src/dataset/yaml-file.ts";
 
 describe("unifiedDiff matches Python's difflib.unified_diff", () => {
   // Vectors generated once with CPython 3.11 difflib (lineterm=""), including 300-line inputs
@@ -57,6 +59,46 @@ describe("YAML as PyYAML safe_load reads it", () => {
         expect(result.cause).not.toContain("\n");
         expect(result.cause).toMatch(/line \d+, column \d+/);
       }
+    }
+  });
+});
+
+describe("the fast YAML path equals the full YAML 1.1 parse", () => {
+  const corpus = [
+    "id: t\nproject: p\nlist:\n- a\n- b\nnested:\n  x: ''\n  y:\n",
+    "a: yes\nb: 'yes'\nc: 0123\nd: 1:20\ne: 2020-01-01\nf: .inf\ng: ~\nh: 0x1f\ni: 1_000\n",
+    "yes: 1\nno: x\n",
+    "a: |\n  line one\n  line two\nb: >\n  folded\n  text\n",
+    "a: 'it''s'\nb: \"tab\\there\"\nc: plain # comment\n",
+    "---\na: 1\n",
+    "a: &x [1]\nb: *x\n",
+    "a: !!str 12\n",
+    "<<: {a: 1}\n",
+    "a: [x, y]\nb: {c: d}\nc: []\nd: {}\n",
+    "a: 833bf76c282d338e307ff7ec181b95cfc117deb2\nb: 12345\nc: '12345'\n",
+    "",
+    "# only a comment\n",
+    "- a\n- b\n",
+    "a: b: c\n",
+    "issue: \"\"\nbug_description: none\n",
+  ];
+  for (const text of corpus) {
+    test(JSON.stringify(text).slice(0, 60), () => {
+      expect(parseYamlText(text)).toEqual(parseYamlTextFully(text));
+    });
+  }
+});
+
+describe("fast YAML path on real configs", () => {
+  const pilot = join(import.meta.dir, "../../../shared/conformance/pilot");
+  const demo = join(import.meta.dir, "../../datasets/demo");
+  const configs = [pilot, demo].flatMap((root) =>
+    existsSync(root) ? readdirSync(root).map((id) => join(root, id, "sse/config.yaml")).filter((p) => existsSync(p)) : [],
+  );
+  test.skipIf(configs.length === 0)("pilot and demo configs read the same both ways", () => {
+    for (const path of configs) {
+      const text = readFileSync(path, "utf8");
+      expect(parseYamlText(text)).toEqual(parseYamlTextFully(text));
     }
   });
 });

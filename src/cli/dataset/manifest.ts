@@ -13,7 +13,7 @@ export default defineCommand({
   async run({ args }) {
     const { runManifest } = await import("../../dataset/manifest-command.ts");
     return emit(
-      runManifest({ dir: args.dir, output: args.output, check: args.check, generatedFrom: args["generated-from"] }),
+      await runManifest({ dir: args.dir, output: args.output, check: args.check, generatedFrom: args["generated-from"] }),
     );
   },
 });
