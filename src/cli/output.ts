@@ -17,9 +17,7 @@ export function err(text: string): void {
 }
 
 /** Pretty JSON (2-space indent, trailing newline), the format every --json flag prints. */
-export function renderJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
+export { renderJson } from "../formats/json-text.ts";
 
 /**
  * An aligned plain-text table: a header row, then one row per item, columns separated by two
