@@ -59,6 +59,11 @@ export class FakeDocker implements Docker {
       opts.onOutput?.("container output\n", "stdout");
       return { code: this.stopped ? 143 : (this.container.exitCode ?? 0), stdout: "", stderr: "" };
     }
+    if (verb === "pull" || verb === "tag") {
+      const ref = args[verb === "pull" ? 1 : 2] as string;
+      this.images.set(ref, { id: "sha256:pulled", inputs: "" });
+      return ok();
+    }
     if (verb === "stop") {
       this.stopped = true;
       this.stopContainer?.();

@@ -104,3 +104,17 @@ test("the home it runs from has the agents and the tool layer", () => {
   expect(existsSync(join(repoRoot, "agents", "dummy", "agent.yaml"))).toBe(true);
   expect(existsSync(join(repoRoot, "images", "sandbox", "Dockerfile"))).toBe(true);
 });
+
+describe("ssebench dataset verify: bad input", () => {
+  test("an unknown task is named, exit 1", async () => {
+    const r = await ssebench(["dataset", "verify", "nosuch", "tiny-task", "other", "--dir", fixtures, "--output", join(results.path, "..", "unused-verify-output")]);
+    expect(r.stderr).toBe(`${msg.verifyUnknownTasks(fixtures, ["nosuch", "other"])}\n`);
+    expect(r.exitCode).toBe(1);
+  });
+
+  test("a bad --timeout is a usage error", async () => {
+    const r = await ssebench(["dataset", "verify", "--dir", fixtures, "--timeout", "soon"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe("--timeout must be a positive whole number (got 'soon')\n");
+  });
+});
