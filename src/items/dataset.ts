@@ -102,7 +102,9 @@ export async function openDataset(path: string, options: OpenOptions): Promise<O
     if (isMapping(source) && truthy(source)) {
       const limit = sourceLimit(source, place);
       const rows = sourceRows(source, place, limit);
-      const mapper = compileMap(isMapping(source.map) ? source.map : undefined);
+      const mapAt = (dest: string) =>
+        override && Object.hasOwn(override.value, "map") ? override.file.at(["map", dest]) : doc.at(["spec", "source", "map", dest]);
+      const mapper = compileMap(isMapping(source.map) ? source.map : undefined, mapAt);
       let index = 0;
       if (limit !== 0) {
         for await (const batch of rows) {

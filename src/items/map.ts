@@ -14,11 +14,17 @@ type Getter = (context: Row, where: () => string) => unknown;
 const promptColumns = ["question", "prompt", "text", "user"];
 const answerColumns = ["answer_index", "answer", "ground_truth", "label"];
 
-function templateGetter(template: string): Getter {
-  let parts: ReturnType<typeof compileTemplate> | undefined;
+/** Compiles now, so a malformed template is reported at the map entry even when no row uses it. */
+function templateGetter(template: string, at: () => string): Getter {
+  let parts: ReturnType<typeof compileTemplate>;
+  try {
+    parts = compileTemplate(template);
+  } catch (error) {
+    if (error instanceof TemplateError) fail(at, error.message);
+    throw error;
+  }
   return (context, where) => {
     try {
-      parts ??= compileTemplate(template);
       return renderTemplate(parts, template, context);
     } catch (error) {
       if (error instanceof TemplateError) fail(where, error.message);
@@ -27,16 +33,27 @@ function templateGetter(template: string): Getter {
   };
 }
 
-function compileSpec(spec: unknown): Getter {
+function compileSpec(spec: unknown, at: () => string): Getter {
   if (spec === null || spec === undefined) return () => null;
   if (typeof spec === "string") {
-    const format = spec.includes("{") && spec.includes("}") ? templateGetter(spec) : undefined;
+    let format: Getter | undefined;
+    if (spec.includes("{") && spec.includes("}")) {
+      // A string that is a column name wins over the template reading, so a malformed template
+      // only counts when a row lacks that column.
+      try {
+        format = templateGetter(spec, at);
+      } catch (error) {
+        format = () => {
+          throw error;
+        };
+      }
+    }
     return (context, where) =>
       Object.hasOwn(context, spec) ? context[spec] : format ? format(context, where) : null;
   }
   if (isMapping(spec)) {
     const template = truthy(spec.template) ? spec.template : spec.format;
-    if (truthy(template)) return templateGetter(pyStr(template));
+    if (truthy(template)) return templateGetter(pyStr(template), at);
     const column = "column" in spec ? spec.column : "field" in spec ? spec.field : undefined;
     if (column !== undefined) {
       const name = pyStr(column);
@@ -67,7 +84,8 @@ function defaultId(row: Row, index: number): string {
 
 export type RowMapper = (row: Row, index: number, where: string) => Row;
 
-export function compileMap(map: Record<string, unknown> | undefined): RowMapper {
+/** `at(dest)` is where a map entry is written (for template syntax errors). */
+export function compileMap(map: Record<string, unknown> | undefined, at: (dest: string) => string = () => "map"): RowMapper {
   if (!map || Object.keys(map).length === 0) {
     return (row, index, where) => {
       const id = defaultId(row, index);
@@ -79,7 +97,10 @@ export function compileMap(map: Record<string, unknown> | undefined): RowMapper 
       return item;
     };
   }
-  const specs = Object.entries(map).map(([dest, spec]) => ({ dest: dest.split(".").filter(Boolean), get: compileSpec(spec) }));
+  const specs = Object.entries(map).map(([dest, spec]) => ({
+    dest: dest.split(".").filter(Boolean),
+    get: compileSpec(spec, () => at(dest)),
+  }));
   return (row, index, where) => {
     const id = defaultId(row, index);
     const at = () => `${where}: item ${id}`;

@@ -49,7 +49,7 @@ describe("spec.source jsonl with a map", () => {
     const err = (template: string) =>
       loadError(withSource(`    kind: jsonl\n    path: r.jsonl\n    map:\n      inputs.user: {template: '${template}'}\n`), { "r.jsonl": '{"q": "hi"}\n' });
     expect(await err("{q} {missing}")).toMatch(/r\.jsonl:1:1: item 0: template '\{q\} \{missing\}': the row has no column 'missing'$/);
-    expect(await err("a } b")).toEndWith("template 'a } b': Single '}' encountered in format string");
+    expect(await err("a } b")).toMatch(/ds\.yaml:9:20: template 'a \} b': Single '\}' encountered in format string$/);
     expect(await err("{q:>5}")).toEndWith("template '{q:>5}': format spec in {q:>5} is not supported");
     expect(await err("{} x")).toEndWith("template '{} x': positional field {}: name a column, e.g. {question}");
   });
