@@ -102,12 +102,14 @@ describe("spec.source csv and glob", () => {
       "shards/a.yaml": "id: a\nquestion: A?\n",
       "shards/c.jsonl": '{"id": "c", "prompt": "C?"}\n',
       "shards/sub/d.csv": "id,text\nd,D?\n",
+      "shards/sub-x/e.yaml": "{id: e, user: E?}\n",
     });
     expect(items.map((i) => [i.id, i.inputs.user])).toEqual([
       ["a", "A?"],
       ["b", "B?"],
       ["c", "C?"],
       ["d", "D?"],
+      ["e", "E?"],
     ]);
   });
 

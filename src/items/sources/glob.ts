@@ -14,7 +14,15 @@ import type { RowBatches, SourceRow } from "./rows.ts";
 export async function* globRows(pattern: string, baseDir: string, shownBase: string): RowBatches {
   const matches: string[] = [];
   for await (const path of new Bun.Glob(pattern).scan({ cwd: baseDir, onlyFiles: true, dot: true })) matches.push(path);
-  matches.sort();
+  // Python sorts the matched Paths part by part: "a/b" comes before "a-b/x".
+  const parts = (p: string) => p.split("/");
+  matches.sort((x, y) => {
+    const [a, b] = [parts(x), parts(y)];
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      if (a[i] !== b[i]) return (a[i] as string) < (b[i] as string) ? -1 : 1;
+    }
+    return a.length - b.length;
+  });
   for (const rel of matches) {
     const full = join(baseDir, rel);
     const shown = relative(process.cwd(), join(shownBase, rel)) || rel;
