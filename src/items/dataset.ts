@@ -44,7 +44,8 @@ export function readYamlFile(path: string): YamlFile {
   try {
     text = readFileSync(path, "utf8");
   } catch (cause) {
-    return fail(path, (cause as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : describeCause(cause));
+    const code = (cause as NodeJS.ErrnoException).code;
+    return fail(path, code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a folder, not a YAML file" : describeCause(cause));
   }
   return parseYaml(path, text);
 }

@@ -3,7 +3,7 @@
  * map). Departures: a missing sidecar is an error (the reference silently yields no items), and the
  * sidecar must stay inside the dataset's folder like every ref.
  */
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { ItemLocator } from "./item.ts";
 import { msg } from "./messages.ts";
@@ -37,7 +37,7 @@ export async function* sidecarBatches(
   if (/\.json$/i.test(full) || spec.format === "json") fail(where, msg.sidecarJson(full));
   if (escapes(baseDir, full)) fail(where, msg.refEscapes(path));
   if (full === resolve(datasetPath)) fail(where, msg.sidecarSelf());
-  if (!existsSync(full)) fail(where, msg.sidecarNotFound(shown));
+  if (!statSync(full, { throwIfNoEntry: false })?.isFile()) fail(where, msg.sidecarNotFound(shown));
   if (escapes(realpathSync(baseDir), realpathSync(full))) fail(where, msg.refEscapes(path));
   const kind = /\.jsonl$/i.test(full) ? "jsonl" : /\.csv$/i.test(full) ? "csv" : spec.format === "jsonl" || spec.format === "csv" ? spec.format : "yaml";
   if (kind !== "yaml") {

@@ -166,5 +166,6 @@ describe("spec.path sidecars", () => {
     expect(await loadError(sidecar("nope.yaml"))).toMatch(/ds\.yaml:5:9: spec.path not found: .*nope\.yaml$/);
     expect(await loadError(sidecar("ds.yaml"))).toEndWith("ds.yaml:5:9: cyclic ref: spec.path names the dataset file itself");
     expect(await loadError(sidecar("../x.yaml"))).toContain("points outside the dataset's folder");
+    expect(await loadError(sidecar("."))).toMatch(/ds\.yaml:5:9: spec.path not found: \/\S+$/);
   });
 });
