@@ -1,15 +1,16 @@
 /** The shipped artifact plugin (runtime/plugins/artifact) and `ssebench-entrypoint artifact`. */
-import { afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
+import { afterAll, afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { entrypointBin, repoRoot, runBinary, tempDir } from "../helpers/cli.ts";
-import { ensureUsers, newRun, type RunDirs, runEntrypoint, shAgent } from "./harness.ts";
+import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint, shAgent } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
 // Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
 setDefaultTimeout(90_000);
 beforeAll(ensureUsers);
+afterAll(dropUsers);
 afterEach(() => dirs?.cleanup());
 
 test("the shipped plugins.yaml validates, and the artifact plugin lists every result file with its producer", async () => {

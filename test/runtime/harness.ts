@@ -9,23 +9,41 @@ import { entrypointBin, repoRoot, tempDir } from "../helpers/cli.ts";
 
 export const fixture = join(import.meta.dir, "fixtures/demo-task");
 
-function passwdHas(name: string): boolean {
-  return readFileSync("/etc/passwd", "utf8").split("\n").some((l) => l.startsWith(`${name}:`));
+/**
+ * The test users, unique to this test process: the entrypoint kills every process of its agent and
+ * runner users, so two suites running at once on one machine must not share them. The tool layer's
+ * names (`model`, `sse-runner`) are the defaults; these are passed with SSE_MODEL_USER/SSE_RUNNER_USER.
+ */
+export const users = { model: `ssebench-m${process.pid}`, runner: `ssebench-r${process.pid}` };
+let created = false;
+
+function passwdNames(): string[] {
+  return readFileSync("/etc/passwd", "utf8").split("\n").map((l) => l.split(":")[0]!).filter(Boolean);
 }
 
-function uidTaken(uid: number): boolean {
-  return readFileSync("/etc/passwd", "utf8").split("\n").some((l) => l.split(":")[2] === String(uid));
+function sh(argv: string[]): void {
+  const r = Bun.spawnSync(argv, { stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr}`);
 }
 
-/** `model` (uid 1000 when free) and `sse-runner`, as the tool layer creates them. */
+/** Creates this process's users (removing those of test processes that are gone). */
 export function ensureUsers(): void {
+  if (created) return;
   if (process.getuid?.() !== 0) throw new Error("the runtime tests run as root (they switch uids)");
-  const sh = (argv: string[]) => {
-    const r = Bun.spawnSync(argv, { stderr: "pipe" });
-    if (r.exitCode !== 0 && !r.stderr.toString().includes("already exists")) throw new Error(`${argv.join(" ")}: ${r.stderr}`);
-  };
-  if (!passwdHas("model")) sh(["useradd", "-m", "-s", "/bin/bash", ...(uidTaken(1000) ? [] : ["-u", "1000"]), "model"]);
-  if (!passwdHas("sse-runner")) sh(["useradd", "-r", "-U", "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", "sse-runner"]);
+  for (const name of passwdNames()) {
+    const m = /^ssebench-[mr](\d+)$/.exec(name);
+    if (m && !existsSync(`/proc/${m[1]}`)) Bun.spawnSync(["userdel", "-r", name], { stderr: "ignore" });
+  }
+  sh(["useradd", "-m", "-U", "-s", "/bin/bash", users.model]);
+  sh(["useradd", "-r", "-U", "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", users.runner]);
+  created = true;
+}
+
+/** Removes this process's users (afterAll of each file; bun test runs no exit handlers). */
+export function dropUsers(): void {
+  if (!created) return;
+  for (const name of [users.model, users.runner]) Bun.spawnSync(["userdel", "-r", name], { stderr: "ignore" });
+  created = false;
 }
 
 export function uidOf(name: string): number {
@@ -83,6 +101,8 @@ export function newRun(opts: { plugins?: PluginSpec[]; pluginsYaml?: string; env
     SSE_SOURCE: d("src"),
     SSE_REFERENCE_PATCH: d("reference/patch.diff"),
     SSE_WORK: d("work"),
+    SSE_MODEL_USER: users.model,
+    SSE_RUNNER_USER: users.runner,
     SSE_KILL_GRACE: "0.3",
     SSE_API_KEY: "sk-test-secret",
     SSE_BASE_URL: "http://127.0.0.1:9/",

@@ -1,13 +1,14 @@
 /** The bypasses an agent could try; each must fail for real (uid switching as root). */
-import { afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
+import { afterAll, afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
+import { dropUsers, ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
 // Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
 setDefaultTimeout(90_000);
 beforeAll(ensureUsers);
+afterAll(dropUsers);
 afterEach(() => dirs?.cleanup());
 
 /** Runs each probe as the agent; a probe prints OPEN when the access worked. */
@@ -53,7 +54,7 @@ test("the agent cannot read the task files, hidden tests, reference patch or res
 test("plugin folders that were group/world-writable are locked down before the agent starts", async () => {
   dirs = newRun({ plugins: [{ name: "loose", hook: "after-grading", script: "true" }] });
   Bun.spawnSync(["chmod", "-R", "a+w", dirs.plugins]);
-  Bun.spawnSync(["chown", "-R", `${uidOf("model")}`, join(dirs.plugins, "loose")]);
+  Bun.spawnSync(["chown", "-R", `${uidOf(users.model)}`, join(dirs.plugins, "loose")]);
   const found = await probe({ pluginCode: `sh -c 'echo x >> ${dirs.plugins}/loose/run.sh'` });
   expect(found.pluginCode).toBe("closed");
 });
@@ -63,7 +64,7 @@ test("a process left behind (double fork + setsid) does not survive the agent ph
   const marker = join(dirs.archive, "late");
   const r = await runEntrypoint(dirs, shAgent(`setsid sh -c '(sleep 2; echo still-here > ${marker}) &' & exit 0`));
   expect(r.exitCode).toBe(0);
-  expect(liveProcessesOf(uidOf("model"))).toEqual([]);
+  expect(liveProcessesOf(uidOf(users.model))).toEqual([]);
   await Bun.sleep(2500); // long enough for the orphan to have written, had it lived
   expect(() => readFileSync(marker)).toThrow();
 });
@@ -89,5 +90,13 @@ test("code the agent left cannot outlive its check and tamper with a later check
   const r = await runEntrypoint(dirs, shAgent(`cp ${join(dirs.base, "calc.sh")} calc.sh`));
   expect(readFileSync(join(dirs.results, "final.patch"), "utf8")).toContain("+setsid sh -c");
   expect(r.result.patch_result).toMatchObject({ pov_passed: 0, intent_test_success: false });
-  expect(liveProcessesOf(uidOf("sse-runner"))).toEqual([]);
+  expect(liveProcessesOf(uidOf(users.runner))).toEqual([]);
+});
+
+test("an agent that keeps forking (outside its group) is stopped at the end of the agent phase", async () => {
+  dirs = newRun({ env: { TIMEOUT: "2" } });
+  const r = await runEntrypoint(dirs, shAgent("setsid sh -c 'while :; do sleep 100 & sleep 0.01; done' & while :; do sleep 100 & sleep 0.01; done"));
+  expect(r.exitCode).toBe(124);
+  expect(r.result.patch_result.error_type).toBeNull(); // every process stopped, so it was graded
+  expect(liveProcessesOf(uidOf(users.model))).toEqual([]);
 });

@@ -1,13 +1,14 @@
 /** The sandbox lifecycle end to end: real users, real process groups, the compiled binary. */
-import { afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
+import { dropUsers, ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
 // Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
 setDefaultTimeout(90_000);
 beforeAll(ensureUsers);
+afterAll(dropUsers);
 afterEach(() => dirs?.cleanup());
 
 describe("grading", () => {
@@ -88,7 +89,7 @@ describe("grading", () => {
     const poc = r.result.patch_result.checks.find((c: { check: string }) => c.check === "poc");
     expect(poc).toMatchObject({ status: "timeout", exit_code: 143 });
     expect(r.result.patch_result).toMatchObject({ status: "failed", pov_passed: 0, func_test_success: true, error_type: null });
-    expect(liveProcessesOf(uidOf("sse-runner"))).toEqual([]);
+    expect(liveProcessesOf(uidOf(users.runner))).toEqual([]);
   });
 
   test("the whole grading limit gives error_type grading_timeout", async () => {
@@ -107,11 +108,11 @@ describe("agent", () => {
     expect(r.exitCode).toBe(0);
     const read = (f: string) => readFileSync(join(dirs!.archive, f), "utf8");
     expect(read("args")).toBe("two words|it's|$HOME|");
-    expect(Number(read("id"))).toBe(uidOf("model"));
+    expect(Number(read("id"))).toBe(uidOf(users.model));
     expect(read("groups").trim()).toBe("Groups:");
     const env = read("env");
-    expect(env).toContain("USER=model");
-    expect(env).toContain("HOME=/home/model");
+    expect(env).toContain(`USER=${users.model}`);
+    expect(env).toContain(`HOME=/home/${users.model}`);
     expect(env).toContain("SSE_API_KEY=sk-test-secret");
     expect(env).toContain("GOFLAGS=-mod=vendor");
     expect(env).toContain("SSE_AGENT_MODE=fast");
@@ -133,7 +134,7 @@ describe("agent", () => {
     expect(performance.now() - started).toBeLessThan(20_000);
     expect(r.result.runtime_result).toMatchObject({ agent_timeout: true, agent_exit_code: 124 });
     expect(r.result.patch_result.status).toBe("failed"); // still graded
-    expect(liveProcessesOf(uidOf("model"))).toEqual([]);
+    expect(liveProcessesOf(uidOf(users.model))).toEqual([]);
   });
 
   test("a first word without a slash is looked up on PATH, as the dummy agent's `echo` is", async () => {
@@ -213,6 +214,6 @@ describe("prepare", () => {
     expect(read("status")).toBe("");
     // vendor/ is git-ignored but the build needs it: the pristine copy kept it.
     expect(r.result.patch_result.build_success).toBe(true);
-    expect(statSync(dirs.source).uid).toBe(uidOf("model"));
+    expect(statSync(dirs.source).uid).toBe(uidOf(users.model));
   });
 });

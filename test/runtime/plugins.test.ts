@@ -1,13 +1,14 @@
 /** Plugins at their hooks: validation, selection, users, env, limits, report, and no say over the grade. */
-import { afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureUsers, processesMatching, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
+import { dropUsers, ensureUsers, processesMatching, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
 // Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
 setDefaultTimeout(90_000);
 beforeAll(ensureUsers);
+afterAll(dropUsers);
 afterEach(() => dirs?.cleanup());
 
 const agentMarks = shAgent('touch "$SSE_ARCHIVE/agent-ran"');
@@ -56,7 +57,7 @@ describe("running plugins", () => {
     Bun.spawnSync(["chmod", "777", dirs.base]); // model plugins write their mark beside the archive
     const r = await runEntrypoint(dirs, agentMarks);
     expect(r.exitCode).toBe(0);
-    const model = uidOf("model");
+    const model = uidOf(users.model);
     const mark = (n: string) => readFileSync(join(dirs!.base, `order-${n}`), "utf8").trim();
     expect(mark("ba")).toBe(`ba ${model} before-agent`);
     expect(mark("aa")).toBe(`aa ${model} after-agent`);

@@ -1,14 +1,15 @@
 /** SIGTERM/SIGINT at any phase, and the refusal to run as PID 1 without an init. */
-import { afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
+import { afterAll, afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { entrypointBin } from "../helpers/cli.ts";
-import { ensureUsers, processesMatching, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf } from "./harness.ts";
+import { dropUsers, ensureUsers, processesMatching, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
 // Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
 setDefaultTimeout(90_000);
 beforeAll(ensureUsers);
+afterAll(dropUsers);
 afterEach(() => dirs?.cleanup());
 
 async function waitForLog(text: string): Promise<void> {
@@ -34,7 +35,7 @@ test("SIGTERM during the agent phase: every process killed, interrupted result, 
   expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "interrupted", error_msg: "Interrupted by SIGTERM during the agent phase" });
   expect(r.result.runtime_result.agent_exit_code).toBeNull();
   expect(r.pluginResults!.map((p) => `${p.name}:${p.status}`)).toEqual(["early:ok", "beside:failed"]);
-  expect(liveProcessesOf(uidOf("model"))).toEqual([]);
+  expect(liveProcessesOf(uidOf(users.model))).toEqual([]);
   expect(processesMatching(/sleep 30[023]/)).toEqual([]);
 });
 
