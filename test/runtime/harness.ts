@@ -169,6 +169,17 @@ export function liveProcessesOf(uid: number): number[] {
   return out;
 }
 
+/**
+ * Long sleeps unique to this test process (`sleep ${SLEEP + k}`, k < 10), so a check for leftover
+ * processes never sees another suite's.
+ */
+export const SLEEP = 1_000_000 + (process.pid % 100_000) * 10;
+
+/** Live processes running `sleep SLEEP+k` for any of the given k. */
+export function sleepsLeft(...ks: number[]): number[] {
+  return processesMatching(new RegExp(`sleep (${ks.map((k) => SLEEP + k).join("|")})\\b`));
+}
+
 /** Pids whose command line matches (no procps needed on a fresh machine). */
 export function processesMatching(pattern: RegExp): number[] {
   const out: number[] = [];

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { dropUsers, ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
+import { dropUsers, ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, SLEEP, sleepsLeft, uidOf, users } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
 // Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
@@ -129,12 +129,13 @@ describe("agent", () => {
   test("TIMEOUT: TERM, grace, KILL of the group, 124, and no grandchild outlives it", async () => {
     dirs = newRun({ env: { TIMEOUT: "1" } });
     const started = performance.now();
-    const r = await runEntrypoint(dirs, shAgent("(trap '' TERM; sleep 300) & setsid sh -c 'sleep 301' & trap '' TERM; sleep 302"));
+    const r = await runEntrypoint(dirs, shAgent(`(trap '' TERM; sleep ${SLEEP}) & setsid sh -c 'sleep ${SLEEP + 1}' & trap '' TERM; sleep ${SLEEP + 2}`));
     expect(r.exitCode).toBe(124);
     expect(performance.now() - started).toBeLessThan(20_000);
     expect(r.result.runtime_result).toMatchObject({ agent_timeout: true, agent_exit_code: 124 });
     expect(r.result.patch_result.status).toBe("failed"); // still graded
     expect(liveProcessesOf(uidOf(users.model))).toEqual([]);
+    expect(sleepsLeft(0, 1, 2)).toEqual([]);
   });
 
   test("a first word without a slash is looked up on PATH, as the dummy agent's `echo` is", async () => {

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { dropUsers, ensureUsers, processesMatching, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
+import { dropUsers, ensureUsers, SLEEP, sleepsLeft, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
 // Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
@@ -106,7 +106,7 @@ describe("running plugins", () => {
       plugins: [
         { name: "fails", hook: "before-grading", script: "echo oops; exit 2" },
         { name: "skips", hook: "before-grading", script: 'echo "no model configured" > "$SSE_PLUGIN_SKIP_FILE"' },
-        { name: "hangs", hook: "on-grading", timeout: 1, script: "sleep 600 & sleep 601" },
+        { name: "hangs", hook: "on-grading", timeout: 1, script: `sleep ${SLEEP} & sleep ${SLEEP + 1}` },
         { name: "forger", hook: "after-grading", script: `echo '{"patch_result":{"status":"passed"}}' > "$SSE_RESULTS/result.json"; echo forged > "$SSE_RESULTS/final.patch"` },
       ],
       env: { SSE_PLUGIN_MINUTE: "1" }, // one "minute" = 1 s
@@ -132,7 +132,7 @@ Y`]);
     expect(by.absent).toMatchObject({ status: "error", started: false, exit_code: 0, duration_seconds: 0 });
     expect(by.absent.error).toStartWith('plugin "absent": no executable run.sh at ');
     expect(readFileSync(join(dirs.archive, "plugins/fails.log"), "utf8")).toBe("oops\n");
-    expect(processesMatching(/sleep 60[01]/)).toEqual([]);
+    expect(sleepsLeft(0, 1)).toEqual([]);
   });
 
   test("same-hook plugins run in parallel; an on-grading plugin runs beside grading and is awaited", async () => {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, test, setDefaultTimeout } from 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { entrypointBin } from "../helpers/cli.ts";
-import { dropUsers, ensureUsers, processesMatching, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
+import { dropUsers, ensureUsers, SLEEP, sleepsLeft, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
 // Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
@@ -25,10 +25,10 @@ test("SIGTERM during the agent phase: every process killed, interrupted result, 
   dirs = newRun({
     plugins: [
       { name: "early", hook: "before-agent", script: "true" },
-      { name: "beside", hook: "on-agent", script: "sleep 300" },
+      { name: "beside", hook: "on-agent", script: `sleep ${SLEEP}` },
     ],
   });
-  const r = await runEntrypoint(dirs, shAgent("setsid sleep 303 & trap '' TERM; sleep 302"), {
+  const r = await runEntrypoint(dirs, shAgent(`setsid sleep ${SLEEP + 3} & trap '' TERM; sleep ${SLEEP + 2}`), {
     onStart: (proc) => void waitForLog("Agent command").then(() => proc.kill("SIGTERM")),
   });
   expect(r.exitCode).toBe(143);
@@ -36,12 +36,12 @@ test("SIGTERM during the agent phase: every process killed, interrupted result, 
   expect(r.result.runtime_result.agent_exit_code).toBeNull();
   expect(r.pluginResults!.map((p) => `${p.name}:${p.status}`)).toEqual(["early:ok", "beside:failed"]);
   expect(liveProcessesOf(uidOf(users.model))).toEqual([]);
-  expect(processesMatching(/sleep 30[023]/)).toEqual([]);
+  expect(sleepsLeft(0, 2, 3)).toEqual([]);
 });
 
 test("SIGINT during grading: the checks done so far are kept, exit 130", async () => {
   dirs = newRun();
-  Bun.spawnSync(["sh", "-c", `echo 'sleep 304' >> ${join(dirs.taskRoot, "scripts/test.sh")}`]);
+  Bun.spawnSync(["sh", "-c", `echo 'sleep ${SLEEP + 4}' >> ${join(dirs.taskRoot, "scripts/test.sh")}`]);
   const r = await runEntrypoint(dirs, shAgent("true"), {
     onStart: (proc) => void waitForLog("check=function_test").then(() => proc.kill("SIGINT")),
   });
@@ -49,7 +49,7 @@ test("SIGINT during grading: the checks done so far are kept, exit 130", async (
   expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "interrupted", error_msg: "Interrupted by SIGINT during grading" });
   expect(r.result.patch_result.checks.map((c: { check: string }) => c.check)).toEqual(["build", "poc"]);
   expect(r.result.runtime_result.agent_exit_code).toBe(0);
-  expect(processesMatching(/sleep 304/)).toEqual([]);
+  expect(sleepsLeft(4)).toEqual([]);
 });
 
 test("as PID 1 without an init it refuses with a clear message", async () => {
