@@ -2,7 +2,7 @@
  * Sandbox mode (docs/container-contract.md §5): set-up → agent phase with its hooks → end of the
  * agent phase → grading with its hooks → result.json, plugin report, hand-over → agent's status.
  */
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { selectPlugins } from "../formats/plugins.ts";
@@ -44,12 +44,12 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
 
   const record = new RunRecord(cfg, model, runner);
   record.install();
+  configureLog({ debug: cfg.debug, file: join(cfg.results, "entrypoint.log") });
   const prepared = prepare(cfg.work, source, model);
   log("DEBUG", "Prepared");
   const archiveOwner = lockDown(cfg, task, model);
   log("DEBUG", "Locked down");
   record.archiveOwner = archiveOwner;
-  configureLog({ debug: cfg.debug, file: join(cfg.results, "entrypoint.log") });
   const taskFile = join(cfg.work, "task.json");
   writeFileSync(taskFile, agentTaskBrief(task, cfg.taskRoot), { mode: 0o644 });
 
@@ -74,7 +74,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     argv = ["git", "apply", "--binary", "--whitespace=nowarn", "-"];
     try {
       stdin = readFileSync(cfg.referencePatch);
-    } catch (e) {
+    } catch {
       argv = ["/bin/sh", "-c", `echo "no reference patch at $0" >&2; exit 1`, cfg.referencePatch];
     }
   }
@@ -102,16 +102,19 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   returnArchive(cfg, archiveOwner, model);
   record.archiveReturned = true;
 
-  // Grading
+  // Grading: the grading hooks run whether or not the change can be graded.
   record.phase = "grading";
-  let result: PatchResult;
+  let result: PatchResult | undefined;
   if (startFailure) result = notGraded("infra", startFailure);
   else if (survivors.length > 0) {
     log("ERROR", "Failed to stop the agent's processes", { pids: survivors.join(",") });
     result = notGraded(outcome.timedOut ? "agent_timeout" : "infra", msg.survivors(model.name, survivors));
-  } else {
-    result = await gradeRun();
   }
+  const patch = result ? undefined : capture();
+  if (!(patch instanceof Uint8Array)) result ??= patch;
+  await record.gate(plugins.runBlocking("before-grading"));
+  plugins.startOn("on-grading");
+  if (patch instanceof Uint8Array) result = await gradeRun(patch);
   record.patch = result;
   record.writeResult();
   await record.gate(plugins.awaitOn("on-grading", false));
@@ -119,19 +122,22 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   record.finish();
   return status;
 
-  async function gradeRun(): Promise<PatchResult> {
-    openTaskRootTo(cfg, runner);
+  /** The agent's change, or the reason it cannot be had. */
+  function capture(): Uint8Array | PatchResult {
     const paths = workPaths(cfg.work);
-    let patch: Uint8Array;
     try {
-      patch = capturePatch(gitHome(paths.gitHome), join(prepared.pristine, ".git"), source, prepared.base, join(paths.state, "capture.index"), cfg.gradingTimeoutMs);
+      const patch = capturePatch(gitHome(paths.gitHome), join(prepared.pristine, ".git"), source, prepared.base, join(paths.state, "capture.index"), cfg.gradingTimeoutMs);
       record.finalPatch = patch;
       writeFileSync(join(cfg.results, "final.patch"), patch, { mode: 0o644 });
+      return patch;
     } catch (e) {
       return notGraded("infra", `Could not capture the agent's change: ${e instanceof Error ? e.message : String(e)}`);
     }
-    await record.gate(plugins.runBlocking("before-grading"));
-    plugins.startOn("on-grading");
+  }
+
+  async function gradeRun(patch: Uint8Array): Promise<PatchResult> {
+    openTaskRootTo(cfg, runner);
+    const paths = workPaths(cfg.work);
     log("INFO", "Grading start", { timeout_s: cfg.gradingTimeoutMs / 1000 });
     const g = await record.gate(
       grade({
@@ -153,9 +159,4 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     log("INFO", g.result.status === "passed" ? "Patch success" : g.result.status === "failed" ? "Patch failed" : "Not graded", { reason: g.result.error_msg ?? "" });
     return g.result;
   }
-}
-
-export function resultsOwnerOf(results: string): { uid: number; gid: number } {
-  const st = statSync(results);
-  return { uid: st.uid, gid: st.gid };
 }

@@ -146,11 +146,13 @@ describe("agent", () => {
     expect(r.result.patch_result.status).toBe("failed");
   });
 
-  test("an agent that cannot start is an infra error", async () => {
-    dirs = newRun();
+  test("an agent that cannot start is an infra error; the grading hooks still run", async () => {
+    dirs = newRun({ plugins: [{ name: "report", hook: "before-grading", script: "true" }] });
     const r = await runEntrypoint(dirs, ["--", "/nonexistent/agent"]);
+    expect(r.exitCode).toBe(1);
     expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "infra" });
     expect(r.result.patch_result.error_msg).toStartWith("Failed to start agent");
+    expect(r.pluginResults).toEqual([expect.objectContaining({ name: "report", status: "ok" })]);
   });
 });
 
