@@ -111,10 +111,10 @@ console.log(`ssebench-entrypoint overhead, ${runs} runs (machine: ${navigator.ha
 console.log(`start → agent exec, direct spawn (baseline):   ${fmt(direct)}`);
 console.log(`  + a bare start of the compiled Bun binary:    ${fmt(bunFloor)}  (--version, then the agent: the floor)`);
 console.log(`start → agent exec, through the entrypoint:    ${fmt(viaEntrypoint)}  (${(median(viaEntrypoint) / median(direct)).toFixed(1)}× baseline; goal ≤ 50 ms)`);
-console.log(`  entrypoint's own share:                      ${fmt(overhead)}`);
+console.log(`  minus the direct spawn:                      ${fmt(overhead)}`);
 console.log(`  CPU the entrypoint used before the exec:     ${fmt(cpuToExec)}  (user+sys, ${1000 / clockTicks} ms ticks)`);
 console.log(`whole no-op run (agent + build + PoC + test):  ${fmt(wholeRun)}`);
 console.log(`  the same 4 no-op processes spawned directly: ${fmt(noopSpawns)}`);
-console.log(`  entrypoint's own share of a run:             ${fmt(runOverhead)}  (${(median(wholeRun) / median(noopSpawns)).toFixed(1)}× baseline)`);
+console.log(`  minus the same processes spawned directly:   ${fmt(runOverhead)}  (${(median(wholeRun) / median(noopSpawns)).toFixed(1)}× baseline)`);
 console.log(`start → agent exec without prepare (git squash + copy in the run): ${fmt(unprepared)}`);
 rmSync(base, { recursive: true, force: true });
