@@ -58,6 +58,7 @@ export async function ensureCaseImage(
   reporter: Reporter,
   signal: AbortSignal,
   known: Map<string, ImageInfo>,
+  platform?: string,
 ): Promise<LayerResult> {
   if (source.folder) {
     // `known` came from one lookup that included the bases, so a base not in it is not here.
@@ -82,7 +83,7 @@ export async function ensureCaseImage(
   if (local && !pull.pinned) return { id: local.id, built: false, tag: pull.tagRef };
   if (pull.warning) reporter.warn(pull.warning);
   reporter.start(`Pulling the case image ${pull.ref}`);
-  const r = await docker.call(["pull", pull.ref], { signal });
+  const r = await docker.call(["pull", ...(platform ? ["--platform", platform] : []), pull.ref], { signal });
   if (r.code !== 0) {
     const name = basename(pull.tagRef.split(":")[0] ?? pull.tagRef);
     throw new UserError(

@@ -79,7 +79,12 @@ export function startContainer(docker: Docker, spec: ContainerSpec, onOutput: (c
     }
     return cid;
   };
-  const done = docker.call(runArgs(spec, cidfile), { onOutput }).then((r) => {
+  // docker warns about IPv4 forwarding for every container on an internal network: that is the point.
+  const filtered = (chunk: string) => {
+    const kept = chunk.replace(/^WARNING: IPv4 forwarding is disabled\. Networking will not work\.\n/m, "");
+    if (kept) onOutput(kept);
+  };
+  const done = docker.call(runArgs(spec, cidfile), { onOutput: filtered }).then((r) => {
     readCid();
     if (r.code !== 0 && !cid && r.stderr) onOutput(r.stderr);
     rmSync(temp, { recursive: true, force: true });

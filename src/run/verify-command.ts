@@ -20,7 +20,7 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
     throw usageError(`--timeout must be a positive whole number (got '${args.timeout}')`);
   }
   const home = findHome();
-  const verdicts = await verifyTasks(
+  const { verdicts, interrupted } = await verifyTasks(
     {
       dir: args.dir ?? join(home.root, "datasets", "demo"),
       tasks: args.tasks,
@@ -31,10 +31,15 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
       docker: new DockerCli(),
       home,
       env: process.env,
+      handleSignals: true,
       onTask: (v) => err(`${v.ok ? "ok" : "FAILED"} ${v.task} (${v.seconds.toFixed(1)}s)${v.ok ? "" : `: ${v.failures.join("; ")}`}`),
     },
   );
   if (args.json) out(renderJson(verdicts));
   else out(renderTable(["TASK", "REFERENCE", "DUMMY", "SECONDS", "RESULT"], verdicts.map(verdictRow)));
+  if (interrupted) {
+    err(`Interrupted; ${verdicts.length} task(s) verified before the signal`);
+    return interrupted;
+  }
   return verdicts.every((v) => v.ok) ? 0 : 1;
 }

@@ -104,19 +104,27 @@ function runOptions(v: VerifyOptions, task: string, agent: string, runsDir: stri
   };
 }
 
-async function verifyRun(v: VerifyOptions, task: string, agent: string, deps: VerifyDeps & { reporterFor: (log: string) => Reporter }): Promise<{ run: AgentRun; summary?: Summary }> {
+interface RunRecordOfVerify {
+  run: AgentRun;
+  summary?: Summary;
+  /** 130/143 when Ctrl-C or SIGTERM stopped the run: verify stops too */
+  interrupted?: number;
+}
+
+async function verifyRun(v: VerifyOptions, task: string, agent: string, deps: VerifyDeps & { reporterFor: (log: string) => Reporter }): Promise<RunRecordOfVerify> {
   const log = join(v.output, "logs", `${task}.${agent}.log`);
   rmSync(log, { force: true });
   const started = performance.now();
   const run: AgentRun = { agent, exit_code: null, seconds: 0, log, run_dir: null, image: null, result: null, failures: [] };
   try {
     const reporter = deps.reporterFor(log);
-    const outcome = await runTask(runOptions(v, task, agent, join(v.output, "runs")), { ...deps, reporter, handleSignals: false });
+    const outcome = await runTask(runOptions(v, task, agent, join(v.output, "runs")), { ...deps, reporter, handleSignals: deps.handleSignals ?? false });
     run.exit_code = outcome.summary.container.exit_code;
     run.run_dir = outcome.runDir;
     run.image = outcome.summary.container.case_image;
     run.result = outcome.summary.patch_result;
-    return { run, summary: outcome.summary };
+    const stopped = outcome.summary.interrupted === "SIGINT" || outcome.summary.interrupted === "SIGTERM";
+    return { run, summary: outcome.summary, interrupted: stopped ? outcome.exitCode : undefined };
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     run.failures.push(`${agent}: ${error.message}`);
@@ -133,9 +141,17 @@ export interface VerifyDeps {
   reporterFor?: (log: string) => Reporter;
   /** called after each task, for progress */
   onTask?: (verdict: TaskVerdict) => void;
+  /** Ctrl-C stops the current run (recorded) and then verify; the CLI sets it */
+  handleSignals?: boolean;
 }
 
-export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<TaskVerdict[]> {
+export interface VerifyOutcome {
+  verdicts: TaskVerdict[];
+  /** the exit status when a signal stopped verify (130/143) */
+  interrupted: number | undefined;
+}
+
+export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<VerifyOutcome> {
   const dir = resolve(v.dir);
   if (!existsSync(dir)) throw new UserError(`${dir}: no such dataset folder`);
   const all = listTaskFolders(dir);
@@ -149,7 +165,9 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<T
   for (const task of tasks) {
     const started = performance.now();
     const reference = await verifyRun({ ...v, dir }, task, "reference", full);
+    if (reference.interrupted) return { verdicts, interrupted: reference.interrupted };
     const dummy = await verifyRun({ ...v, dir }, task, "dummy", full);
+    if (dummy.interrupted) return { verdicts, interrupted: dummy.interrupted };
     const meta = (reference.summary ?? dummy.summary)?.task as TaskMetadata | undefined;
     const checks = meta ? taskChecks(meta) : [];
     if (reference.run.result) reference.run.failures.push(...referenceFailures(checks, reference.run.result));
@@ -167,7 +185,7 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<T
     verdicts.push(verdict);
     deps.onTask?.(verdict);
   }
-  return verdicts;
+  return { verdicts, interrupted: undefined };
 }
 
 /** One table row per task: TASK, REFERENCE, DUMMY, SECONDS, RESULT. */
