@@ -8,6 +8,8 @@ export type ErrorType = "infra" | "grader" | "agent_timeout" | "grading_timeout"
 export interface CheckRecord {
   check: CheckName;
   poc: string | null;
+  /** "original": a control run without the agent's change, made when the patched run failed */
+  tree: "patched" | "original";
   status: "passed" | "failed" | "timeout" | "error";
   exit_code: number | null;
   duration_seconds: number;
@@ -66,7 +68,7 @@ export function renderResult(patch: PatchResult, runtime: RuntimeResult): string
     error_msg: patch.error_msg,
     error_log: patch.error_log,
     error_type: patch.error_type,
-    checks: patch.checks.map((c) => ({ check: c.check, poc: c.poc, status: c.status, exit_code: c.exit_code, duration_seconds: c.duration_seconds, log: c.log })),
+    checks: patch.checks.map((c) => ({ check: c.check, poc: c.poc, tree: c.tree, status: c.status, exit_code: c.exit_code, duration_seconds: c.duration_seconds, log: c.log })),
   };
   const r = {
     agent_duration: runtime.agent_duration,

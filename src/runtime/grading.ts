@@ -49,7 +49,7 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
   mkdirSync(ctx.scratch, { recursive: true, mode: 0o711 });
   let trees = 0;
 
-  const freshTree = (name: string) => {
+  const freshTree = (name: string, withPatch = true) => {
     const dir = join(ctx.scratch, `${++trees}-${name}`);
     const tree = join(dir, "tree");
     const home = join(dir, "home");
@@ -58,14 +58,14 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
     if (!cp.ok) throw new GraderError(`copying the pristine tree: ${cp.stderr.trim()}`);
     const own = run(["chown", "-R", "-h", `${ctx.runner.uid}:${ctx.runner.gid}`, dir]);
     if (!own.ok) throw new GraderError(`handing the scratch tree to ${ctx.runner.name}: ${own.stderr.trim()}`);
-    if (new TextDecoder().decode(ctx.patch).trim() !== "") {
+    if (withPatch && new TextDecoder().decode(ctx.patch).trim() !== "") {
       const r = applyAsRunner(ctx, tree, home, ctx.patch, ["--binary"]);
       if (!r.ok) throw new ApplyFailed((r.stderr || r.stdout).trim());
     }
     return { tree, home };
   };
 
-  const script = async (check: CheckName, label: string, rel: string, args: string[], where: { tree: string; home: string }, poc: string | null) => {
+  const script = async (check: CheckName, label: string, rel: string, args: string[], where: { tree: string; home: string }, poc: string | null, tree: CheckRecord["tree"] = "patched") => {
     const path = join(ctx.taskRoot, rel);
     let st;
     try {
@@ -87,7 +87,7 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
     if (o.exitCode === null) throw new GraderError(`${check}: ${o.startError}`);
     if (o.timedOut && limit < ctx.checkTimeoutMs) throw new GradingTimeout();
     const status = o.timedOut ? "timeout" : o.exitCode === 0 ? "passed" : "failed";
-    const rec: CheckRecord = { check, poc, status, exit_code: o.exitCode, duration_seconds: Math.round(o.durationMs) / 1000, log: `grading/${label}.log` };
+    const rec: CheckRecord = { check, poc, tree, status, exit_code: o.exitCode, duration_seconds: Math.round(o.durationMs) / 1000, log: `grading/${label}.log` };
     checks.push(rec);
     ctx.onCheck?.(rec);
     log("INFO", "Check finished", { check: label, status, exit_code: o.exitCode });
@@ -108,6 +108,9 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
       const r = await script("build", "build", scripts.build, [], built, null);
       v.build_success = r.ok;
       if (!r.ok) {
+        // Does the task build at all here? If not, the environment failed, not the agent.
+        const control = await script("build", "build-original", scripts.build, [], freshTree("build-original", false), null, "original");
+        if (!control.ok) return { result: notGraded("infra", msg.brokenWithoutChange("build"), checks, control.log), evaluatorTimeout: false };
         fail(msg.buildFailed(), r.log);
         return { result: finish(v, checks, firstFailure), evaluatorTimeout: false };
       }
@@ -124,7 +127,11 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
     if (scripts.test) {
       const r = await script("function_test", "function_test", scripts.test, [], freshTree("function_test"), null);
       v.func_test_success = r.ok;
-      if (!r.ok) fail(msg.funcFailed(), r.log);
+      if (!r.ok) {
+        const control = await script("function_test", "function_test-original", scripts.test, [], freshTree("function_test-original", false), null, "original");
+        if (!control.ok) return { result: notGraded("infra", msg.brokenWithoutChange("function test"), checks, control.log), evaluatorTimeout: false };
+        fail(msg.funcFailed(), r.log);
+      }
     }
     if (scripts.test && files.futureTest) {
       const where = freshTree("intent_test");
@@ -133,7 +140,7 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
       if (!applied.ok) {
         v.intent_test_success = false;
         fail(msg.intentFailed(), `hidden tests do not apply: ${(applied.stderr || applied.stdout).trim()}`);
-        checks.push({ check: "intent_test", poc: null, status: "failed", exit_code: null, duration_seconds: 0, log: null });
+        checks.push({ check: "intent_test", poc: null, tree: "patched", status: "failed", exit_code: null, duration_seconds: 0, log: null });
       } else {
         const r = await script("intent_test", "intent_test", scripts.test, [], where, null);
         v.intent_test_success = r.ok;

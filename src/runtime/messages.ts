@@ -27,6 +27,7 @@ export const msg = {
   survivors: (user: string, pids: number[]) =>
     `processes of ${user} survived being stopped: ${pids.join(", ")}`,
   scriptMissing: (check: string, path: string) => `${check} script ${path} is missing or not executable`,
+  brokenWithoutChange: (what: string) => `The ${what} fails without the agent's change too, so this environment cannot grade it`,
   graderCrash: (detail: string) => `Grader error: ${detail}`,
   // plugins
   pluginNoRunSh: (name: string, path: string) => `plugin "${name}": no executable run.sh at ${path}`,

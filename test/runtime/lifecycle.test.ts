@@ -39,8 +39,24 @@ describe("grading", () => {
   test("a broken build stops the later checks", async () => {
     dirs = newRun();
     const r = await runEntrypoint(dirs, shAgent("echo 'if then' >> calc.sh"));
-    expect(r.result.patch_result).toMatchObject({ status: "failed", build_success: false, pov_total: null, func_test_success: null, intent_test_success: null, error_msg: "Build failed" });
-    expect(r.result.patch_result.checks).toHaveLength(1);
+    expect(r.result.patch_result).toMatchObject({ status: "failed", build_success: false, pov_total: null, func_test_success: null, intent_test_success: null, error_msg: "Build failed", error_type: null });
+    // A control build of the original tree passed, so the failure is the agent's.
+    expect(r.result.patch_result.checks.map((c: { tree: string; status: string }) => `${c.tree}:${c.status}`)).toEqual(["patched:failed", "original:passed"]);
+  });
+
+  test("a build or function test that fails without the agent's change is the environment's failure", async () => {
+    dirs = newRun();
+    // The image lacks a tool the build needs: no agent could pass, so nothing is scored.
+    Bun.spawnSync(["sh", "-c", `sed -i 's/^set -e$/set -e; no-such-compiler --version/' ${join(dirs.taskRoot, "scripts/build.sh")}`]);
+    let r = await runEntrypoint(dirs, ["ssebench:apply-reference"]);
+    expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "infra", build_success: null, error_msg: "The build fails without the agent's change too, so this environment cannot grade it" });
+    expect(r.result.patch_result.error_log).toContain("no-such-compiler");
+    dirs.cleanup();
+    dirs = newRun();
+    Bun.spawnSync(["sh", "-c", `echo 'exit 1' >> ${join(dirs.taskRoot, "scripts/test.sh")}`]);
+    r = await runEntrypoint(dirs, ["ssebench:apply-reference"]);
+    expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "infra", error_msg: "The function test fails without the agent's change too, so this environment cannot grade it" });
+    expect(r.result.patch_result.checks.map((c: { check: string; tree: string }) => `${c.check}:${c.tree}`)).toEqual(["build:patched", "poc:patched", "function_test:patched", "function_test:original"]);
   });
 
   test("the patch is binary-safe and carries new, deleted, renamed and committed changes", async () => {
