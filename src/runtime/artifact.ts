@@ -1,6 +1,7 @@
 /** `ssebench-entrypoint artifact`: $SSE_ARCHIVE/artifact/manifest.json (docs/container-contract.md §9). */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { pythonJson } from "../formats/json-compat.ts";
 import { writeAtomic } from "./fs-util.ts";
 import { writeOut } from "./write-out.ts";
 
@@ -85,7 +86,7 @@ export function writeManifest(env: Record<string, string | undefined>): number {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true, mode: 0o755 });
   const path = join(out, "manifest.json");
-  writeAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`);
+  writeAtomic(path, `${pythonJson(manifest, 2)}\n`);
   writeOut(1, `[artifact] wrote manifest of ${files.length} files to ${path}\n`);
   return 0;
 }

@@ -6,6 +6,7 @@
  */
 import { chownSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { goJson } from "../formats/json-compat.ts";
 import type { Hook, PluginEntry } from "../formats/plugins.ts";
 import { childEnv, LLM_VARS } from "./child-env.ts";
 import { writeAtomic } from "./fs-util.ts";
@@ -175,7 +176,7 @@ export class PluginRunner {
         // never started: no log
       }
     }
-    if (this.results.length > 0) writeAtomic(join(out, "results.json"), `${JSON.stringify(this.results, null, 2)}\n`);
+    if (this.results.length > 0) writeAtomic(join(out, "results.json"), `${goJson(this.results, 2)}\n`);
   }
 }
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { checkSchemaSubset, selectPlugins, validateAgainst } from "../../src/formats/plugins.ts";
 import { deriveStatus, emptyVerdicts, notGraded, renderResult } from "../../src/formats/result.ts";
 import { identityProblem } from "../../src/runtime/processes.ts";
+import { goJson, pythonJson } from "../../src/formats/json-compat.ts";
 import { repoRoot } from "../helpers/cli.ts";
 
 const schema = JSON.parse(readFileSync(join(repoRoot, "runtime/plugins/schema.json"), "utf8"));
@@ -47,4 +48,12 @@ test("a child's credentials are checked from /proc/<pid>/status: uid, gid and no
   expect(identityProblem(status("1000\t1000\t1000\t1000", "0\t0\t0\t0", ""), user)).toContain("Gid 0 0 0 0");
   expect(identityProblem(status("1000\t1000\t1000\t1000", "1000\t1000\t1000\t1000", "4 27"), user)).toContain("Groups 4 27");
   expect(identityProblem(status("0\t0\t0\t0", "0\t0\t0\t0", ""), user)).toContain("did not run as model");
+});
+
+test("JSON like the reference's writers: Go escapes <>& for results.json, Python escapes non-ASCII for manifest.json", () => {
+  const v = { error: "a<b>&c", path: "résumé-✓.txt", emoji: "😀" };
+  expect(goJson(v)).toBe('{"error":"a\\u003cb\\u003e\\u0026c","path":"résumé-✓.txt","emoji":"😀"}');
+  expect(pythonJson(v)).toBe('{"error":"a<b>&c","path":"r\\u00e9sum\\u00e9-\\u2713.txt","emoji":"\\ud83d\\ude00"}');
+  expect(JSON.parse(goJson(v))).toEqual(v);
+  expect(JSON.parse(pythonJson(v))).toEqual(v);
 });
