@@ -30,7 +30,9 @@ export const msg = {
   brokenWithoutChange: (what: string) => `The ${what} fails without the agent's change too, so this environment cannot grade it`,
   graderCrash: (detail: string) => `Grader error: ${detail}`,
   // plugins
-  pluginNoRunSh: (name: string, path: string) => `plugin "${name}": no executable run.sh at ${path}`,
+  // The reference's texts (Go's stat error included).
+  pluginNoRunSh: (name: string, path: string) => `plugin "${name}": no run.sh in folder ${name}: stat ${path}: no such file or directory`,
+  pluginNotExecutable: (name: string) => `plugin "${name}": ${name}/run.sh is not an executable file`,
   pluginStoppedAtAgentEnd: () => "stopped at the end of the agent phase",
   pluginExit: (code: number) => `exit status ${code}`,
 } as const;

@@ -102,8 +102,8 @@ export class PluginRunner {
     } catch {
       st = undefined;
     }
-    if (!st?.isFile() || (st.mode & 0o111) === 0) {
-      handle.result = Promise.resolve(fail(msg.pluginNoRunSh(entry.name, runSh)));
+    if (!st || !st.isFile() || (st.mode & 0o111) === 0) {
+      handle.result = Promise.resolve(fail(st ? msg.pluginNotExecutable(entry.name) : msg.pluginNoRunSh(entry.name, runSh)));
       return handle;
     }
     const user = AGENT_HOOKS.has(entry.hook) ? ctx.model : root;

@@ -118,7 +118,9 @@ describe("running plugins", () => {
 - {name: hangs, enabled: true, hook: on-grading, llm: false, timeout: 1}
 - {name: forger, enabled: true, hook: after-grading, llm: false, timeout: 1}
 - {name: absent, enabled: true, hook: after-grading, llm: false, timeout: 1}
+- {name: noexec, enabled: true, hook: after-grading, llm: false, timeout: 1}
 Y`]);
+    Bun.spawnSync(["sh", "-c", `mkdir ${join(dirs.plugins, "noexec")} && echo true > ${join(dirs.plugins, "noexec/run.sh")}`]);
     const r = await runEntrypoint(dirs, shAgent("exit 5"));
     expect(r.exitCode).toBe(5);
     expect(r.result.patch_result).toMatchObject({ status: "failed", error_msg: "PoC failed: pocs/poc.txt" });
@@ -130,7 +132,8 @@ Y`]);
     expect(by.hangs.error).toBeUndefined();
     expect(by.forger.status).toBe("ok");
     expect(by.absent).toMatchObject({ status: "error", started: false, exit_code: 0, duration_seconds: 0 });
-    expect(by.absent.error).toStartWith('plugin "absent": no executable run.sh at ');
+    expect(by.absent.error).toBe(`plugin "absent": no run.sh in folder absent: stat ${join(dirs.plugins, "absent/run.sh")}: no such file or directory`);
+    expect(by.noexec).toMatchObject({ status: "error", started: false, error: 'plugin "noexec": noexec/run.sh is not an executable file' });
     expect(readFileSync(join(dirs.archive, "plugins/fails.log"), "utf8")).toBe("oops\n");
     expect(sleepsLeft(0, 1)).toEqual([]);
   });
