@@ -11,12 +11,12 @@ import { agentExtraNames, childEnv, LLM_VARS } from "./child-env.ts";
 import { readConfig } from "./config.ts";
 import { capturePatch, gitHome } from "./git.ts";
 import { grade } from "./grading.ts";
-import { lockDown, openTaskRootTo, returnArchive } from "./lockdown.ts";
+import { lockDown, openTaskRootTo, type Owner, returnArchive } from "./lockdown.ts";
 import { configureLog, log } from "./log.ts";
 import { msg } from "./messages.ts";
 import { loadPlugins } from "./plugin-config.ts";
 import { PluginRunner } from "./plugin-runner.ts";
-import { prepare, workPaths } from "./prepare.ts";
+import { type Prepared, prepare, workPaths } from "./prepare.ts";
 import { start } from "./processes.ts";
 import { RunRecord } from "./run-record.ts";
 import { readTaskConfig, agentTaskBrief } from "./task.ts";
@@ -45,10 +45,19 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   const record = new RunRecord(cfg, model, runner);
   record.install();
   configureLog({ debug: cfg.debug, file: join(cfg.results, "entrypoint.log") });
-  const prepared = prepare(cfg.work, source, model);
-  log("DEBUG", "Prepared");
-  const archiveOwner = lockDown(cfg, task, model);
-  log("DEBUG", "Locked down");
+  let prepared: Prepared;
+  let archiveOwner: Owner;
+  try {
+    prepared = prepare(cfg.work, source, model);
+    log("DEBUG", "Prepared");
+    archiveOwner = lockDown(cfg, task, model);
+    log("DEBUG", "Locked down");
+  } catch (e) {
+    // The results folder exists by now: say there why nothing was graded.
+    record.patch = notGraded("infra", e instanceof Error ? e.message : String(e));
+    record.writeResult();
+    throw e;
+  }
   record.archiveOwner = archiveOwner;
   const taskFile = join(cfg.work, "task.json");
   writeFileSync(taskFile, agentTaskBrief(task, cfg.taskRoot), { mode: 0o644 });

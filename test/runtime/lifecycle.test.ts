@@ -210,6 +210,15 @@ describe("command line", () => {
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });
 
+  test("a set-up failure after the results folder exists leaves an infra result.json there", async () => {
+    dirs = newRun();
+    dirs.env.SSE_SOURCE = join(dirs.base, "missing-tree");
+    const r = await runEntrypoint(dirs, shAgent("true"));
+    const problem = `ssebench-entrypoint: preparing the source tree failed: source tree ${dirs.env.SSE_SOURCE} does not exist`;
+    expect(r).toMatchObject({ exitCode: 1, stderr: `${problem}\n` });
+    expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "infra", error_msg: problem });
+  });
+
   test("--version", async () => {
     dirs = newRun();
     const r = await runEntrypoint(dirs, ["--version"]);
