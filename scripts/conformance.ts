@@ -17,7 +17,7 @@ import { lockProblems, mergeLock } from "../src/dataset/lock.ts";
 import { parseImagesLock, renderImagesLock } from "../src/formats/images-lock.ts";
 import { renderJson } from "../src/formats/json-text.ts";
 import { parseManifest, renderManifest } from "../src/formats/manifest.ts";
-import { EXPORTED_SCHEMAS, schemaOf } from "../src/formats/schemas.ts";
+import { EXPORTED_SCHEMAS, loadFormats, schemaOf } from "../src/formats/schemas.ts";
 import { constraintDifferences } from "./schema-constraints.ts";
 
 const pilot = resolve(process.argv[2] ?? "../shared/conformance/pilot");
@@ -74,6 +74,7 @@ try {
   const locked = run(["dataset", "lock", dir, "-o", out]);
   check(locked.stdout === `wrote ${out} with 4 images\n`, `binary lock on the four tasks: '${locked.stdout.trim() || locked.stderr.trim()}'`);
 
+  await loadFormats(...EXPORTED_SCHEMAS.map((s) => s.name));
   for (const { name, file } of EXPORTED_SCHEMAS) {
     const theirs = JSON.parse(readFileSync(join(pilot, "schema", file), "utf8"));
     const differences = constraintDifferences(schemaOf(name), theirs);

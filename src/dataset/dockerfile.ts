@@ -145,16 +145,6 @@ export function statOrNull(path: string): Stats | null {
   }
 }
 
-/** A stat that remembers: one task's checks ask about the same few sources many times. */
-export function cachedStat(): StatFn {
-  const cache = new Map<string, Stats | null>();
-  return (path) => {
-    let info = cache.get(path);
-    if (info === undefined) cache.set(path, (info = statOrNull(path)));
-    return info;
-  };
-}
-
 /** The task file that the final stage puts at `imagePath`, or null (spec §1.3 `resolve`). */
 export function resolveImagePath(taskDir: string, dockerfile: Dockerfile, imagePath: string, stat: StatFn = statOrNull): string | null {
   const copies = dockerfile.final.copies;

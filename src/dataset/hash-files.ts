@@ -1,77 +1,35 @@
 /**
- * SHA-256 of a task folder's files (the manifest's `files`). Hashing itself is cheap next to the
- * system calls that open and read tens of thousands of small files, so reads go through the
- * runtime's I/O threads (node:fs/promises) while the main thread goes on validating the next
- * tasks; large files are streamed so memory stays flat.
+ * SHA-256 of a task folder's files (the manifest's `files`). For tens of thousands of small files
+ * the system calls cost more than the hashing, so a file is opened, read into a reusable buffer
+ * and closed (three calls when it fits); a larger file is hashed chunk by chunk as it is read, so
+ * memory stays flat whatever its size.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 
-const WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
+const buffer = Buffer.allocUnsafe(CHUNK);
 
-/** SHA-256 (lower hex) of one file's raw bytes, read synchronously in chunks. */
+/** SHA-256 (lower hex) of one file's raw bytes. */
 export function hashFile(path: string): string {
-  const hasher = new Bun.CryptoHasher("sha256");
   const fd = openSync(path, "r");
   try {
-    const size = fstatSync(fd).size;
-    const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), CHUNK));
-    for (;;) {
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      hasher.update(chunk.subarray(0, n));
+    const first = readSync(fd, buffer, 0, CHUNK, null);
+    // A short read of a regular file means end of file: hash in one call.
+    if (first < CHUNK) return Bun.CryptoHasher.hash("sha256", buffer.subarray(0, first), "hex") as string;
+    const hasher = new Bun.CryptoHasher("sha256").update(buffer);
+    for (let n = readSync(fd, buffer, 0, CHUNK, null); n > 0; n = readSync(fd, buffer, 0, CHUNK, null)) {
+      hasher.update(buffer.subarray(0, n));
     }
+    return hasher.digest("hex");
   } finally {
     closeSync(fd);
   }
-  return hasher.digest("hex");
 }
 
-/** Reads the file on an I/O thread and hashes it; streams it (synchronously) when large. */
-async function hashFileAsync(path: string): Promise<string> {
-  const file = Bun.file(path);
-  // Bun.file(path).size is one stat; a file too large to hold whole is streamed instead.
-  if (file.size > WHOLE_FILE_LIMIT) return hashFile(path);
-  return Bun.CryptoHasher.hash("sha256", await readFile(path), "hex") as string;
-}
-
-/**
- * Hashes files with a bounded number of reads in flight. Callers queue a task's files and call
- * `breathe()` between tasks: it lets finished reads be hashed and the next ones start.
- */
-export class FileHashPool {
-  private inFlight = 0;
-  private readonly queue: { path: string; resolve: (hash: string) => void; reject: (error: unknown) => void }[] = [];
-
-  constructor(private readonly limit = 48) {}
-
-  private pump(): void {
-    while (this.inFlight < this.limit && this.queue.length > 0) {
-      const job = this.queue.shift() as (typeof this.queue)[number];
-      this.inFlight++;
-      hashFileAsync(job.path)
-        .then(job.resolve, job.reject)
-        .finally(() => {
-          this.inFlight--;
-          this.pump();
-        });
-    }
-  }
-
-  /** The files map of one task, in the order of `paths`. */
-  async hashTask(dir: string, paths: readonly string[]): Promise<Record<string, string>> {
-    const hashes = paths.map(
-      (path) => new Promise<string>((resolve, reject) => this.queue.push({ path: join(dir, path), resolve, reject })),
-    );
-    this.pump();
-    const values = await Promise.all(hashes);
-    return Object.fromEntries(paths.map((path, i) => [path, values[i] as string]));
-  }
-
-  /** Yields to the event loop once, so completed reads are hashed and new ones start. */
-  breathe(): Promise<void> {
-    return new Promise((resolve) => setImmediate(resolve));
-  }
+/** `{path: sha256}` for the given POSIX paths under `dir`, in the order given. */
+export function hashFiles(dir: string, paths: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const path of paths) out[path] = hashFile(join(dir, path));
+  return out;
 }

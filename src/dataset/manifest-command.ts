@@ -7,12 +7,12 @@ import { UserError, describeCause, usageError } from "../errors.ts";
 import { renderManifest } from "../formats/manifest.ts";
 import type { Manifest } from "../formats/manifest-types.ts";
 import { MANIFEST_FILE } from "../formats/patterns.ts";
-import { buildManifest, datasetName, loadDatasetHashing } from "./build-manifest.ts";
+import { buildManifest, datasetName } from "./build-manifest.ts";
 import { datasetDir } from "./locate.ts";
 import { manifestMessages as m, reportMessages as rm } from "./messages.ts";
 import { pythonSplitLines } from "./python-text.ts";
 import { unifiedDiff } from "./unified-diff.ts";
-import { formatErrors, isValidDataset } from "./validate.ts";
+import { formatErrors, isValidDataset, loadDataset } from "./validate.ts";
 
 export interface ManifestOptions {
   dir?: string;
@@ -35,12 +35,12 @@ export async function manifestOrFailure(
   failureLine: (dir: string) => string,
   generatedFrom?: string | null,
 ): Promise<{ manifest: Manifest } | { failure: CommandOutput }> {
-  const { dataset: d, hashes } = await loadDatasetHashing(dir);
+  const d = loadDataset(dir);
   const name = isValidDataset(d) ? datasetName(d) : undefined;
   if (name === undefined || !isValidDataset(d)) {
     return { failure: { stdout: "", stderr: `${formatErrors(d)}\n${failureLine(d.dir)}\n`, exitCode: 1 } };
   }
-  return { manifest: await buildManifest(d, hashes, name, generatedFrom) };
+  return { manifest: buildManifest(d, name, generatedFrom) };
 }
 
 function recordedCommit(text: string): string | undefined {

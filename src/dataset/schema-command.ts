@@ -3,14 +3,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError, describeCause } from "../errors.ts";
 import { renderJson } from "../formats/json-text.ts";
-import { EXPORTED_SCHEMAS, schemaOf } from "../formats/schemas.ts";
+import { EXPORTED_SCHEMAS, loadFormats, schemaOf } from "../formats/schemas.ts";
 import { ITEM_SCHEMA_FILES } from "../items/schema/documents.ts";
 import { checkoutDir } from "./locate.ts";
 import type { CommandOutput } from "./manifest-command.ts";
 import { schemaMessages as m } from "./messages.ts";
 
 /** File name → text of every exported schema, in export order. */
-export function renderSchemas(): { file: string; text: string }[] {
+export async function renderSchemas(): Promise<{ file: string; text: string }[]> {
+  await loadFormats(...EXPORTED_SCHEMAS.map((s) => s.name));
   return [
     ...EXPORTED_SCHEMAS.map(({ name, file }) => ({ file, text: renderJson(schemaOf(name)) })),
     // Item datasets (kind: Dataset): the same schema objects `dataset validate FILE.yaml` checks with.
@@ -18,9 +19,9 @@ export function renderSchemas(): { file: string; text: string }[] {
   ];
 }
 
-export function runSchema(opts: { output?: string; check?: boolean }): CommandOutput {
+export async function runSchema(opts: { output?: string; check?: boolean }): Promise<CommandOutput> {
   const dir = checkoutDir(opts.output, "schema");
-  const schemas = renderSchemas();
+  const schemas = await renderSchemas();
   if (opts.check) {
     const stale = schemas.filter(({ file, text }) => {
       const path = join(dir, file);

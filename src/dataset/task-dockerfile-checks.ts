@@ -2,27 +2,29 @@
  * Per-task checks that need the Dockerfile (spec §1.2 steps 3–7): the base image, the COPY
  * sources, and that every path of the config ends up under /ssebench in the case image.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeCause } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
 import { CONFIG_FILE, IMAGE_ROOT, REGISTRY_ARG, REGISTRY_PREFIX } from "../formats/patterns.ts";
-import { type Dockerfile, DockerfileError, cachedStat, isPinned, parseDockerfile, resolveImagePath } from "./dockerfile.ts";
+import { type Dockerfile, DockerfileError, type StatFn, isPinned, parseDockerfile, resolveImagePath } from "./dockerfile.ts";
 import { taskMessages as m } from "./messages.ts";
 import { posixNormpath } from "./python-text.ts";
 
 interface TaskUnderCheck {
   dir: string;
+  /** stat of paths in the task folder (a tree-backed one saves system calls) */
+  stat: StatFn;
   errors: string[];
   config?: TaskMetadata;
-  dockerfile?: Dockerfile;
 }
 
 function readDockerfile(task: TaskUnderCheck): Dockerfile | undefined {
   const path = join(task.dir, "Dockerfile");
-  if (!existsSync(path)) return void task.errors.push(m.dockerfileMissing);
+  const info = task.stat(path);
+  if (!info) return void task.errors.push(m.dockerfileMissing);
   try {
-    if (!statSync(path).isFile()) return void task.errors.push(m.dockerfileProblem("not a regular file"));
+    if (!info.isFile()) return void task.errors.push(m.dockerfileProblem("not a regular file"));
     const text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(path));
     return parseDockerfile(text);
   } catch (error) {
@@ -58,12 +60,12 @@ function configPaths(config: TaskMetadata): [string, string][] {
   ];
 }
 
-export function checkDockerfile(task: TaskUnderCheck): void {
+/** Adds the task's Dockerfile problems to `task.errors`; returns the parsed Dockerfile, if any. */
+export function checkDockerfile(task: TaskUnderCheck): Dockerfile | undefined {
   const dockerfile = readDockerfile(task);
-  if (!dockerfile) return;
-  task.dockerfile = dockerfile;
+  if (!dockerfile) return undefined;
   checkBase(task, dockerfile);
-  const stat = cachedStat();
+  const { stat } = task;
   for (const { source } of dockerfile.final.copies) {
     if (source === ".." || source.startsWith("../")) task.errors.push(m.copiesOutside(source));
     else if (!stat(join(task.dir, source))) task.errors.push(m.copiesMissing(source));
@@ -72,10 +74,11 @@ export function checkDockerfile(task: TaskUnderCheck): void {
   if (resolveImagePath(task.dir, safe, `${IMAGE_ROOT}/config.yaml`, stat) !== join(task.dir, CONFIG_FILE)) {
     task.errors.push(m.configNotCopied);
   }
-  if (!task.config) return;
+  if (!task.config) return dockerfile;
   for (const [name, value] of configPaths(task.config)) {
     const imagePath = posixNormpath(`${IMAGE_ROOT}/${value}`);
     if (!imagePath.startsWith(`${IMAGE_ROOT}/`)) task.errors.push(m.pathOutside(name, value));
     else if (!resolveImagePath(task.dir, safe, imagePath, stat)) task.errors.push(m.pathNotCopied(name, imagePath));
   }
+  return dockerfile;
 }

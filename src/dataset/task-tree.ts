@@ -6,7 +6,7 @@
  * file it is listed (hashed by its target's bytes); to a directory it is not descended (as
  * Python's rglob does not).
  */
-import { type Dirent, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, type Stats, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { describeCause } from "../errors.ts";
 import { sortByCodePoint } from "./files-digest.ts";
@@ -15,6 +15,8 @@ import { taskMessages as m } from "./messages.ts";
 export interface TaskTree {
   /** POSIX paths relative to the task folder, code-point sorted */
   files: string[];
+  /** the sub-folders walked, as POSIX paths */
+  dirs: string[];
   /** one line each, already prefixed with the path */
   problems: string[];
 }
@@ -26,6 +28,7 @@ function isInside(root: string, path: string): boolean {
 
 export function walkTaskFolder(taskDir: string): TaskTree {
   const files: string[] = [];
+  const dirs: string[] = [];
   const problems: string[] = [];
   // Resolved only when a symlink needs judging: most task folders have none.
   let root: string | undefined;
@@ -41,7 +44,10 @@ export function walkTaskFolder(taskDir: string): TaskTree {
     for (const entry of entries) {
       const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
       const full = join(dir, entry.name);
-      if (entry.isDirectory()) visit(full, rel);
+      if (entry.isDirectory()) {
+        dirs.push(rel);
+        visit(full, rel);
+      }
       else if (entry.isFile()) files.push(rel);
       else if (entry.isSymbolicLink()) {
         const target = readlinkSync(full);
@@ -59,7 +65,7 @@ export function walkTaskFolder(taskDir: string): TaskTree {
     }
   };
   visit(taskDir, "");
-  return { files: sortByCodePoint(files), problems };
+  return { files: sortByCodePoint(files), dirs, problems };
 }
 
 /** True when `path` is a symlink (the task folder itself may not be one). */
@@ -70,3 +76,33 @@ export function isSymlink(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * A stat for paths of one task folder answered from its walked tree where it can (no system
+ * call for the files and folders the walk saw), falling back to a real stat for anything else:
+ * missing paths, and folders behind symlinks, which the walk does not enter.
+ */
+export function treeStat(taskDir: string, tree: TaskTree): (path: string) => Stats | null {
+  const files = new Set(tree.files);
+  const dirs = new Set(tree.dirs);
+  const prefix = taskDir.endsWith(sep) ? taskDir : taskDir + sep;
+  const fallback = new Map<string, Stats | null>();
+  return (path) => {
+    const rel = path === taskDir ? "" : path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+    if (rel === "" || (rel !== undefined && dirs.has(rel))) return KNOWN_DIR;
+    if (rel !== undefined && files.has(rel)) return KNOWN_FILE;
+    let info = fallback.get(path);
+    if (info === undefined) {
+      try {
+        info = statSync(path);
+      } catch {
+        info = null;
+      }
+      fallback.set(path, info);
+    }
+    return info;
+  };
+}
+
+const KNOWN_FILE = { isFile: () => true, isDirectory: () => false } as Stats;
+const KNOWN_DIR = { isFile: () => false, isDirectory: () => true } as Stats;

@@ -11,9 +11,9 @@ import { checkFormat } from "../formats/schemas.ts";
 import { compareCodePoints } from "./files-digest.ts";
 import { datasetMessages as dm, reportMessages as rm, taskMessages as tm } from "./messages.ts";
 import { checkDockerfile } from "./task-dockerfile-checks.ts";
-import type { Dockerfile } from "./dockerfile.ts";
+import type { Dockerfile, StatFn } from "./dockerfile.ts";
 import { pythonRepr } from "./python-text.ts";
-import { isSymlink, walkTaskFolder } from "./task-tree.ts";
+import { isSymlink, treeStat, walkTaskFolder } from "./task-tree.ts";
 import { readYamlFile } from "./yaml-file.ts";
 
 export interface LoadedTask {
@@ -60,10 +60,11 @@ function loadDatasetInfo(dir: string, errors: string[]): DatasetInfo | undefined
   return undefined;
 }
 
-function loadConfig(task: LoadedTask): void {
+function loadConfig(task: LoadedTask, stat: StatFn): void {
   const path = join(task.dir, CONFIG_FILE);
-  if (!existsSync(path)) return void task.errors.push(tm.configMissing);
-  const read = readYamlFile(path);
+  const info = stat(path);
+  if (!info) return void task.errors.push(tm.configMissing);
+  const read = info.isFile() ? readYamlFile(path, { knownFile: true }) : readYamlFile(path);
   if (!read.ok) return void task.errors.push(tm.configUnreadable(read.cause));
   const checked = checkFormat<TaskMetadata>("task", read.data);
   if (!checked.ok) {
@@ -81,10 +82,12 @@ export function loadTask(dir: string, id: string): LoadedTask {
     task.errors.push(tm.folderIsSymlink(readlinkSync(task.dir)));
     return task;
   }
-  loadConfig(task);
-  checkDockerfile(task);
+  // Walked first so the checks can ask it instead of the file system; its problems come last.
   const tree = walkTaskFolder(task.dir);
   task.files = tree.files;
+  const stat = treeStat(task.dir, tree);
+  loadConfig(task, stat);
+  task.dockerfile = checkDockerfile({ dir: task.dir, stat, errors: task.errors, config: task.config });
   task.errors.push(...tree.problems);
   return task;
 }

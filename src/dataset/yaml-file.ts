@@ -97,11 +97,11 @@ export function parseYamlTextFully(text: string): YamlResult {
   }
 }
 
-/** Reads and parses a YAML file that is known to exist. */
-export function readYamlFile(path: string): YamlResult {
+/** Reads and parses a YAML file that is known to exist (`knownFile`: and to be a regular file). */
+export function readYamlFile(path: string, opts: { knownFile?: boolean } = {}): YamlResult {
   let bytes: Buffer;
   try {
-    if (!statSync(path).isFile()) return { ok: false, cause: "not a regular file" };
+    if (!opts.knownFile && !statSync(path).isFile()) return { ok: false, cause: "not a regular file" };
     bytes = readFileSync(path);
   } catch (error) {
     return { ok: false, cause: describeCause(error) };

@@ -1,4 +1,5 @@
 /** arktype model of `dataset.yaml` (spec §0.2): only a version. */
+import "./ark-setup.ts";
 import { type } from "arktype";
 import type { ModelInfo } from "./model-info.ts";
 import { VERSION_PATTERN } from "./patterns.ts";

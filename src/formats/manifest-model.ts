@@ -2,6 +2,7 @@
  * arktype models of `manifest.json` (spec §2.1) and `images.lock.json` (§4.1) plus the publication
  * record that `dataset publish` writes (§4.2). Loaded lazily: importing arktype costs ~100 ms.
  */
+import "./ark-setup.ts";
 import { type } from "arktype";
 import {
   ARCHES,

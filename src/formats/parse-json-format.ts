@@ -21,7 +21,8 @@ export async function parseJsonFormat<T>(name: FormatName, noun: string, text: s
   } catch (error) {
     throw new UserError(`${where} is not a valid ${noun}: ${(error as Error).message}`);
   }
-  const { checkFormat } = await import("./schemas.ts");
+  const { checkFormat, loadFormats } = await import("./schemas.ts");
+  await loadFormats(name);
   const { formatProblem } = await import("./model-errors.ts");
   const result = checkFormat<T>(name, data);
   if (!result.ok) throw new UserError(`${where} is not a valid ${noun}: ${problemLine(result.problems.map(formatProblem))}`);

@@ -7,14 +7,6 @@ import type { Type } from "arktype";
 import { type ArkErrors, type } from "arktype";
 import { datasetInfoModel, datasetInfoModels } from "./dataset-info.ts";
 import { exportJsonSchema, type JsonSchema } from "./json-schema.ts";
-import {
-  imagesLockModel,
-  lockModels,
-  manifestModel,
-  manifestModels,
-  publicationRecordModel,
-  recordModels,
-} from "./manifest-model.ts";
 import type { ModelInfo } from "./model-info.ts";
 import { type ModelProblem, modelProblems } from "./model-errors.ts";
 import { stripStrings } from "./strip.ts";
@@ -27,13 +19,38 @@ interface Format {
   models: readonly ModelInfo[];
 }
 
-const formats: Record<FormatName, Format> = {
+// The task and dataset models are what validating a dataset needs; the manifest, lock and record
+// models (the biggest to build) load only when such a file is read or a schema exported.
+const formats: Partial<Record<FormatName, Format>> = {
   task: { model: taskConfigModel as Type, models: taskConfigModels },
   dataset: { model: datasetInfoModel as Type, models: datasetInfoModels },
-  manifest: { model: manifestModel as Type, models: [...manifestModels, ...taskConfigModels] },
-  "images-lock": { model: imagesLockModel as Type, models: lockModels },
-  "publication-record": { model: publicationRecordModel as Type, models: recordModels },
 };
+
+const lazyFormats: Partial<Record<FormatName, () => Promise<Format>>> = {
+  manifest: async () => {
+    const m = await import("./manifest-model.ts");
+    return { model: m.manifestModel as Type, models: [...m.manifestModels, ...taskConfigModels] };
+  },
+  "images-lock": async () => {
+    const m = await import("./manifest-model.ts");
+    return { model: m.imagesLockModel as Type, models: m.lockModels };
+  },
+  "publication-record": async () => {
+    const m = await import("./manifest-model.ts");
+    return { model: m.publicationRecordModel as Type, models: m.recordModels };
+  },
+};
+
+/** Makes the named formats usable by checkFormat() and schemaOf() (task and dataset always are). */
+export async function loadFormats(...names: FormatName[]): Promise<void> {
+  for (const name of names) formats[name] ??= await (lazyFormats[name] as () => Promise<Format>)();
+}
+
+function formatOf(name: FormatName): Format {
+  const format = formats[name];
+  if (!format) throw new Error(`format ${name} is not loaded: await loadFormats("${name}") first`);
+  return format;
+}
 
 /** The schemas that `dataset schema` exports, in the order it writes them, by file name. */
 export const EXPORTED_SCHEMAS: readonly { name: FormatName; file: string }[] = [
@@ -48,7 +65,7 @@ const schemaCache = new Map<FormatName, JsonSchema>();
 export function schemaOf(name: FormatName): JsonSchema {
   let schema = schemaCache.get(name);
   if (!schema) {
-    const { model, models } = formats[name];
+    const { model, models } = formatOf(name);
     schema = exportJsonSchema(model, models);
     schemaCache.set(name, schema);
   }
@@ -85,7 +102,7 @@ function schemaItems(node: JsonSchema | undefined, root: JsonSchema): JsonSchema
 
 /** Strips strings (as the reference models do), validates, and orders keys in model order. */
 export function checkFormat<T>(name: FormatName, input: unknown): CheckResult<T> {
-  const { model, models } = formats[name];
+  const { model, models } = formatOf(name);
   const stripped = stripStrings(input);
   const root = schemaOf(name);
   const rootName = (models[0] as ModelInfo).name;

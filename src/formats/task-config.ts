@@ -4,6 +4,7 @@
  * are applied around it (see validate-model.ts and json-schema.ts): strings are stripped before the
  * checks, and task_description needs at least one set field (a narrow here, an anyOf in the schema).
  */
+import "./ark-setup.ts";
 import { type } from "arktype";
 import { LANGUAGES, ORIGINALITIES, TASK_ID_MAX_LENGTH, TASK_ID_PATTERN } from "./patterns.ts";
 import type { ModelInfo } from "./model-info.ts";

@@ -5,7 +5,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
-import { checkFormat, EXPORTED_SCHEMAS, schemaOf } from "../../src/formats/schemas.ts";
+import { checkFormat, EXPORTED_SCHEMAS, loadFormats, schemaOf } from "../../src/formats/schemas.ts";
+
+await loadFormats(...EXPORTED_SCHEMAS.map((s) => s.name));
 
 const good = {
   id: "demo-1",

@@ -10,6 +10,6 @@ export default defineCommand({
   },
   async run({ args }) {
     const { runSchema } = await import("../../dataset/schema-command.ts");
-    return emit(runSchema({ output: args.output, check: args.check }));
+    return emit(await runSchema({ output: args.output, check: args.check }));
   },
 });
