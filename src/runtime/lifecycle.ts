@@ -55,7 +55,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   } catch (e) {
     // The results folder exists by now: say there why nothing was graded.
     record.patch = notGraded("infra", e instanceof Error ? e.message : String(e));
-    record.writeResult();
+    record.finish();
     throw e;
   }
   record.archiveOwner = archiveOwner;
