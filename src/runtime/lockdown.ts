@@ -31,7 +31,12 @@ export function lockDown(cfg: RuntimeConfig, task: TaskConfig, model: Account): 
   chmodSync(cfg.taskRoot, 0o700);
   if (task.files.patch) tryDo("protect the task's patch", () => chmodSync(join(cfg.taskRoot, task.files.patch!), 0o600));
   if (lstatOrNull(cfg.referencePatch)) {
-    tryDo("protect the reference patch", () => chmodSync(cfg.referencePatch, 0o600)); // read-only mounts refuse; the folder still gates it
+    try {
+      chmodSync(cfg.referencePatch, 0o600);
+    } catch (e) {
+      // A read-only mount (the usual case) refuses; the folder below gates it anyway.
+      if ((e as NodeJS.ErrnoException).code !== "EROFS") throw e;
+    }
     const folder = dirname(cfg.referencePatch);
     if (folder !== "/") chmodSync(folder, 0o700);
   }
