@@ -154,6 +154,17 @@ describe("agent", () => {
     expect(sleepsLeft(0, 1, 2)).toEqual([]);
   });
 
+  test("results and archive are handed to their host owners at the end", async () => {
+    dirs = newRun({ plugins: [{ name: "notes", hook: "after-grading", script: 'mkdir -p "$SSE_ARCHIVE/notes" && echo hi > "$SSE_ARCHIVE/notes/n.txt"' }] });
+    Bun.spawnSync(["chown", "4321:4322", dirs.results]);
+    Bun.spawnSync(["chown", "4331:4332", dirs.archive]);
+    const r = await runEntrypoint(dirs, shAgent('echo x > "$SSE_ARCHIVE/dialog.jsonl"'));
+    expect(r.exitCode).toBe(0);
+    const owner = (p: string) => `${statSync(p).uid}:${statSync(p).gid}`;
+    for (const f of ["result.json", "final.patch", "agent.log", "grading", "grading/build.log"]) expect(owner(join(dirs.results, f))).toBe("4321:4322");
+    for (const f of ["", "dialog.jsonl", "plugins", "plugins/results.json", "notes/n.txt"]) expect(owner(join(dirs.archive, f))).toBe("4331:4332");
+  });
+
   test("a first word without a slash is looked up on PATH, as the dummy agent's `echo` is", async () => {
     dirs = newRun();
     const r = await runEntrypoint(dirs, ["echo", "dummy_QAQ"]);
