@@ -48,7 +48,8 @@ describe("running plugins", () => {
     dirs = newRun({
       plugins: [
         { name: "ba", hook: "before-agent", script: record("ba") },
-        { name: "aa", hook: "after-agent", script: record("aa") },
+        // Unlike the reference, the archive is still model's during after-agent: the plugin can write there.
+        { name: "aa", hook: "after-agent", script: `${record("aa")}; echo ok > "$SSE_ARCHIVE/after-agent-wrote"` },
         { name: "bg", hook: "before-grading", script: record("bg") },
         { name: "ag", hook: "after-grading", script: `${record("ag")}; test -s "$SSE_RESULTS/result.json"` },
         { name: "off", hook: "before-agent", enabled: false, script: "exit 9" },
@@ -61,6 +62,7 @@ describe("running plugins", () => {
     const mark = (n: string) => readFileSync(join(dirs!.base, `order-${n}`), "utf8").trim();
     expect(mark("ba")).toBe(`ba ${model} before-agent`);
     expect(mark("aa")).toBe(`aa ${model} after-agent`);
+    expect(readFileSync(join(dirs.archive, "after-agent-wrote"), "utf8")).toBe("ok\n");
     expect(mark("bg")).toBe("bg 0 before-grading");
     expect(mark("ag")).toBe("ag 0 after-grading");
     expect(r.pluginResults!.map((p) => `${p.name}:${p.status}`)).toEqual(["ba:ok", "aa:ok", "bg:ok", "ag:ok"]);
