@@ -30,6 +30,8 @@ function bytes(size: number, seed: number): Uint8Array {
   return out;
 }
 
+let totalBytes = 0;
+
 function writeTask(root: string, i: number): void {
   const id = `task-${String(i).padStart(4, "0")}`;
   const dir = join(root, id);
@@ -49,6 +51,7 @@ function writeTask(root: string, i: number): void {
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(join(dir, path, ".."), { recursive: true });
     writeFileSync(join(dir, path), content);
+    totalBytes += typeof content === "string" ? Buffer.byteLength(content) : content.length;
   }
 }
 
@@ -67,6 +70,7 @@ mkdirSync(root);
 writeFileSync(join(root, "dataset.yaml"), "version: bench-v1\n");
 console.log(`generating ${TASKS} tasks × 20 files in ${root} …`);
 for (let i = 0; i < TASKS; i++) writeTask(root, i);
+console.log(`${TASKS * 20} files, ${(totalBytes / 1024 / 1024).toFixed(0)} MiB`);
 
 const ours = [bin, "dataset", "manifest", root, "-o", "/dev/null"];
 const baseline = ["sh", "-c", `find '${root}' -type f -print0 | xargs -0 sha256sum > /dev/null`];
