@@ -29,6 +29,8 @@ const env = { ...process.env, SSEBENCH_HOME: repo };
 interface Sample {
   wallMs: number;
   containerMs: number;
+  /** the `docker run` client's time, start to exit (ssebench runs only) */
+  dockerRunMs?: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -45,7 +47,8 @@ function ssebenchRun(runId: string): { sample: Sample; stderr: string; image: st
   if (r.code !== 0) throw new Error(`ssebench run failed (${r.code}):\n${r.stderr}`);
   const summary = JSON.parse(readFileSync(join(results, "runs", task, "none", "dummy", runId, "summary.json"), "utf8"));
   const c = summary.container;
-  return { sample: { wallMs: r.ms, containerMs: span(c.started_at, c.finished_at) }, stderr: r.stderr, image: c.image };
+  const sample = { wallMs: r.ms, containerMs: span(c.started_at, c.finished_at), dockerRunMs: summary.timings_ms.docker_run };
+  return { sample, stderr: r.stderr, image: c.image };
 }
 
 function bareDockerRun(image: string, i: number): Sample {
@@ -93,6 +96,11 @@ try {
   console.log("                         wall (median)  container  overhead");
   console.log(`ssebench run            ${median(ours.map((s) => s.wallMs)).toFixed(0).padStart(10)} ms ${median(ours.map((s) => s.containerMs)).toFixed(0).padStart(7)} ms ${ourOverhead.toFixed(0).padStart(6)} ms`);
   console.log(`bare docker run (base)  ${median(bare.map((s) => s.wallMs)).toFixed(0).padStart(10)} ms ${median(bare.map((s) => s.containerMs)).toFixed(0).padStart(7)} ms ${bareOverhead.toFixed(0).padStart(6)} ms`);
+  console.log("");
+  const dockerShare = median(ours.map((s) => (s.dockerRunMs ?? 0) - s.containerMs));
+  const ownShare = median(ours.map((s) => s.wallMs - (s.dockerRunMs ?? 0)));
+  console.log(`  of the overhead: docker run's own start/stop ${dockerShare.toFixed(0)} ms; ssebench outside docker run ${ownShare.toFixed(0)} ms`);
+  console.log(`  (process start, validation, layer look-up, network, inspect, removal, recording)`);
   console.log("");
   console.log(`orchestrator overhead: ${(ourOverhead / 1000).toFixed(2)} s (goal ≤ 1 s: ${ourOverhead <= 1000 ? "met" : "NOT met"}); ${(ourOverhead / bareOverhead).toFixed(2)}x a bare docker run's`);
 } finally {

@@ -76,6 +76,12 @@ export interface Summary {
   container: ContainerRecord;
   /** why the run stopped early (a signal, the run time limit), else null */
   interrupted: string | null;
+  /**
+   * milliseconds spent by ssebench per phase: validation, layers (look-up and builds),
+   * container_start (reference patch, network), docker_run (the `docker run` client, start to exit),
+   * teardown (inspect, removal), total (CLI start of the run to recording)
+   */
+  timings_ms: Record<string, number>;
 }
 
 export const SUMMARY_KEYS = [
@@ -89,4 +95,5 @@ export const SUMMARY_KEYS = [
   "plugin_results",
   "container",
   "interrupted",
+  "timings_ms",
 ] as const satisfies readonly (keyof Summary)[];

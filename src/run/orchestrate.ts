@@ -24,6 +24,23 @@ import { createRunDir, newRunId } from "./results.ts";
 import { agentLayerSpec, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
 import { type RunPlan, validateRun } from "./validate.ts";
 
+/** Milliseconds per phase of the run, for summary.json and SSEBENCH_DEBUG. */
+class PhaseTimer {
+  private readonly started = performance.now();
+  private last = this.started;
+  readonly laps: Record<string, number> = {};
+  constructor(private readonly reporter: Reporter) {}
+  lap(name: string): void {
+    const now = performance.now();
+    this.laps[name] = Math.round(now - this.last);
+    this.last = now;
+    this.reporter.debug(`${name} took ${this.laps[name]} ms`);
+  }
+  done(): Record<string, number> {
+    return { ...this.laps, total: Math.round(performance.now() - this.started) };
+  }
+}
+
 export interface RunDeps {
   docker: Docker;
   reporter: Reporter;
@@ -113,9 +130,9 @@ function copyReferencePatch(plan: RunPlan, runDir: string, extracted: ExtractedP
 export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutcome> {
   const { docker, reporter } = deps;
   const startedAt = new Date();
-  const validating = performance.now();
+  const timer = new PhaseTimer(reporter);
   const plan = await validateRun(opts, { home: deps.home, env: deps.env, warn: reporter.warn });
-  reporter.debug(`validation took ${Math.round(performance.now() - validating)} ms`);
+  timer.lap("validation");
   const runId = opts.runId ?? newRunId(startedAt);
   // Before the run folder exists: a missing docker CLI or a dead engine leaves nothing behind.
   const known = await lookUpLayers(docker, plan);
@@ -129,7 +146,6 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   let state: ContainerState = { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
   let extracted: ExtractedPatch | undefined;
   let failure: UserError | undefined;
-  const phase = (name: string, since: number) => reporter.debug(`${name} took ${Math.round(performance.now() - since)} ms`);
   // The network does not depend on the images: create it while the layers are checked.
   const networkReady = createNetwork(docker, network, runId).then(
     () => {
@@ -138,9 +154,8 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     (error: unknown) => error,
   );
   try {
-    let since = performance.now();
     await buildLayers(deps, plan, guard, images, known);
-    phase("the layers", since);
+    timer.lap("layers");
     if (plan.agent.reference) {
       const patch = (plan.task.metadata as TaskMetadata).files.patch as string;
       extracted = await extractReferencePatch(docker, images.caseId as string, patch, plan.platform);
@@ -172,9 +187,9 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
       reporter.container,
     );
     guard.onStop(() => stopContainer(docker, running));
-    since = performance.now();
+    timer.lap("container_start");
     const status = await running.done;
-    phase("docker run", since);
+    timer.lap("docker_run");
     guard.onStop(undefined);
     containerId = running.id();
     if (containerId) state = await inspectContainer(docker, containerId);
@@ -188,6 +203,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     guard.phase = "teardown";
     for (const w of await teardown(docker, containerId, networkCreated ? network : undefined, opts.keepContainer)) reporter.warn(w);
     guard.dispose();
+    timer.lap("teardown");
   }
   copyReferencePatch(plan, run.path, extracted);
   extracted?.cleanup();
@@ -217,6 +233,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     startedAt: startedAt.toISOString(),
     container,
     interrupted: guard.reason ?? null,
+    timings: timer.done(),
   });
   if (failure) throw failure;
   const interrupted = guard.exitCode();

@@ -102,6 +102,7 @@ export interface RecordInput {
   startedAt: string;
   container: ContainerRecord;
   interrupted: string | null;
+  timings: Record<string, number>;
 }
 
 /** Rewrites result.json with `config` and writes summary.json (both compact, atomic). */
@@ -119,6 +120,7 @@ export function recordRun(input: RecordInput): Summary {
     plugin_results: input.plugins,
     container: input.container,
     interrupted: input.interrupted,
+    timings_ms: input.timings,
   };
   writeJsonAtomic(join(input.runDir, "summary.json"), summary);
   return summary;
