@@ -124,22 +124,30 @@ export async function createNetwork(docker: Docker, name: string, runId: string)
   ]);
 }
 
-/** Removes the container (unless kept) and then the network; errors are returned as warnings. */
+/**
+ * Removes the container (unless kept; after `beforeRemoval`, which reads its state) and the
+ * network at the same time: an exited container no longer holds its network. If docker still says the network is in use, it is removed again once
+ * the container is gone. Errors are returned as warnings.
+ */
 export async function teardown(
   docker: Docker,
   containerId: string | undefined,
   network: string | undefined,
   keep: boolean,
+  beforeRemoval: () => Promise<void> = async () => {},
 ): Promise<string[]> {
   const warnings: string[] = [];
-  if (containerId && !keep) {
-    const r = await docker.call(["rm", "--force", "--volumes", containerId]);
-    if (r.code !== 0) warnings.push(`Could not remove container ${containerId.slice(0, 12)}: ${r.stderr.trim()}`);
-  }
-  // A kept container stays attached, so its network stays too (docker refuses to remove it).
-  if (network && !(keep && containerId)) {
-    const r = await docker.call(["network", "rm", network]);
-    if (r.code !== 0) warnings.push(`Could not remove network ${network}: ${r.stderr.trim()}`);
+  const removeNetwork = () => docker.call(["network", "rm", network as string]);
+  // A kept container stays attached, so its network stays too.
+  const dropNetwork = network !== undefined && !(keep && containerId);
+  const [container, net] = await Promise.all([
+    beforeRemoval().then(() => (containerId && !keep ? docker.call(["rm", "--force", "--volumes", containerId]) : undefined)),
+    dropNetwork ? removeNetwork() : undefined,
+  ]);
+  if (container && container.code !== 0) warnings.push(`Could not remove container ${containerId?.slice(0, 12)}: ${container.stderr.trim()}`);
+  if (net && net.code !== 0) {
+    const again = await removeNetwork();
+    if (again.code !== 0) warnings.push(`Could not remove network ${network}: ${again.stderr.trim()}`);
   }
   return warnings;
 }

@@ -146,6 +146,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   let state: ContainerState = { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
   let extracted: ExtractedPatch | undefined;
   let failure: UserError | undefined;
+  let clientStatus = 0;
   // The network does not depend on the images: create it while the layers are checked.
   const networkReady = createNetwork(docker, network, runId).then(
     () => {
@@ -192,19 +193,23 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     timer.lap("docker_run");
     guard.onStop(undefined);
     containerId = running.id();
-    if (containerId) state = await inspectContainer(docker, containerId);
-    if (state.oomKilled) reporter.warn(msg.oomWarning(opts.resources.memory));
-    if (status !== 0 && !guard.stopped) reporter.error(msg.containerFailed(state.exitCode ?? status));
+    clientStatus = status;
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     if (!guard.stopped) failure = error;
   } finally {
     await networkReady;
     guard.phase = "teardown";
-    for (const w of await teardown(docker, containerId, networkCreated ? network : undefined, opts.keepContainer)) reporter.warn(w);
+    // The container's final state is read before it is removed, while the network goes already.
+    const inspect = async () => {
+      if (containerId) state = await inspectContainer(docker, containerId);
+    };
+    for (const w of await teardown(docker, containerId, networkCreated ? network : undefined, opts.keepContainer, inspect)) reporter.warn(w);
     guard.dispose();
     timer.lap("teardown");
   }
+  if (state.oomKilled) reporter.warn(msg.oomWarning(opts.resources.memory));
+  if (clientStatus && !guard.stopped) reporter.error(msg.containerFailed(state.exitCode ?? clientStatus));
   copyReferencePatch(plan, run.path, extracted);
   extracted?.cleanup();
 

@@ -62,8 +62,8 @@ describe("runTask with a fake docker", () => {
       "build",
       "run",
       "container inspect",
-      "rm",
       "network rm",
+      "rm",
     ]);
     const again = await run();
     expect(again.outcome.built).toEqual([]);
@@ -129,7 +129,7 @@ describe("runTask with a fake docker", () => {
     expect(outcome.summary.interrupted).toBe("run time limit");
     expect(outcome.summary.patch_result.error_type).toBe("interrupted");
     expect(reporter.lines.some((l) => l.startsWith("warn: The run exceeded its time limit of 1s during the container run"))).toBe(true);
-    expect(docker.verbs().slice(-2)).toEqual(["rm", "network rm"]);
+    expect(docker.verbs().slice(-3)).toEqual(["container inspect", "network rm", "rm"]);
   });
 
   test("--require-pass: exit 1 unless passed", async () => {
