@@ -40,8 +40,9 @@ const PY_RESOLVED = new RegExp(
   ].join("|"),
 );
 // Documents the fast path leaves to the full parser: several documents, directives, tags,
-// merge keys, and anchors with aliases (the full parser caps alias expansion).
-const NOT_PLAIN = /^(?:---|\.\.\.|%)|!|<</m;
+// merge keys, tabs in indentation (Bun accepts them, PyYAML does not), and anchors with aliases
+// (the full parser caps alias expansion).
+const NOT_PLAIN = /^(?:---|\.\.\.|%| *\t)|!|<</m;
 
 /** True when every scalar and key is a string that YAML 1.1 would also read as a string. */
 function sameUnderYaml11(value: unknown): boolean {

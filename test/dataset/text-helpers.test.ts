@@ -102,3 +102,35 @@ describe("fast YAML path on real configs", () => {
     }
   });
 });
+
+describe("fast YAML path: differential fuzz", () => {
+  // Random line-based documents (mappings, sequences, every kind of scalar, stray indentation,
+  // tabs, markers): wherever the fast path answers, it must answer what the full parse does.
+  test("3,000 generated documents", () => {
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)] as T;
+    const scalars = ["a", "b c", "'q'", '"d q"', "x: y", "#c", "- z", "[1, 2]", "{a: b}", "|", ">", "yes", "No", "0123", "1.5", "~", "", "\t", "é", "a #b", "'it''s'", '"\\t"', "&a x", "*a", "!t x", "1:2", "2020-1-2", "null", "x\ty", "http://x.y/z"];
+    const indents = ["", "", "  ", "  ", "    ", " ", "\t"];
+    const mismatches: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const lines: string[] = [];
+      for (let n = 1 + rnd(8); n > 0; n--) {
+        const indent = pick(indents);
+        const kind = rnd(5);
+        if (kind === 0) lines.push(`${indent}- ${pick(scalars)}`);
+        else if (kind === 1) lines.push(`${indent}${pick(["k", "a b", "yes", "1"])}:`);
+        else if (kind === 2) lines.push(`${indent}${pick(["k", "key", "x_y"])}: ${pick(scalars)}`);
+        else if (kind === 3) lines.push(`${indent}${pick(scalars)}`);
+        else lines.push(pick(["", "# c", "---", "..."]));
+      }
+      const text = lines.join(pick(["\n", "\r\n"])) + pick(["", "\n"]);
+      const fast = parseYamlText(text);
+      if (JSON.stringify(fast) !== JSON.stringify(parseYamlTextFully(text)) && fast.ok) mismatches.push(text);
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
