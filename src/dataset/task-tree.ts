@@ -17,6 +17,8 @@ export interface TaskTree {
   files: string[];
   /** the sub-folders walked, as POSIX paths */
   dirs: string[];
+  /** symlinks rejected (leaving the folder or dangling): never read through */
+  rejected: string[];
   /** one line each, already prefixed with the path */
   problems: string[];
 }
@@ -29,6 +31,7 @@ function isInside(root: string, path: string): boolean {
 export function walkTaskFolder(taskDir: string): TaskTree {
   const files: string[] = [];
   const dirs: string[] = [];
+  const rejected: string[] = [];
   const problems: string[] = [];
   // Resolved only when a symlink needs judging: most task folders have none.
   let root: string | undefined;
@@ -56,16 +59,20 @@ export function walkTaskFolder(taskDir: string): TaskTree {
           resolved = realpathSync(full);
         } catch {
           problems.push(m.symlinkDangling(rel, target));
+          rejected.push(rel);
           continue;
         }
-        if (!isInside(realRoot(), resolved)) problems.push(m.symlinkOutside(rel, target));
+        if (!isInside(realRoot(), resolved)) {
+          problems.push(m.symlinkOutside(rel, target));
+          rejected.push(rel);
+        }
         else if (statSync(resolved).isFile()) files.push(rel);
       }
       // FIFOs, sockets and devices are not files of the task (Python's is_file() is false).
     }
   };
   visit(taskDir, "");
-  return { files: sortByCodePoint(files), dirs, problems };
+  return { files: sortByCodePoint(files), dirs, rejected, problems };
 }
 
 /** True when `path` is a symlink (the task folder itself may not be one). */
@@ -80,7 +87,8 @@ export function isSymlink(path: string): boolean {
 /**
  * A stat for paths of one task folder answered from its walked tree where it can (no system
  * call for the files and folders the walk saw), falling back to a real stat for anything else:
- * missing paths, and folders behind symlinks, which the walk does not enter.
+ * missing paths, and folders behind symlinks, which the walk does not enter. Paths through a
+ * rejected symlink do not exist: the checks must not read host files through it.
  */
 export function treeStat(taskDir: string, tree: TaskTree): (path: string) => Stats | null {
   const files = new Set(tree.files);
@@ -91,6 +99,7 @@ export function treeStat(taskDir: string, tree: TaskTree): (path: string) => Sta
     const rel = path === taskDir ? "" : path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
     if (rel === "" || (rel !== undefined && dirs.has(rel))) return KNOWN_DIR;
     if (rel !== undefined && files.has(rel)) return KNOWN_FILE;
+    if (rel !== undefined && tree.rejected.some((link) => rel === link || rel.startsWith(`${link}/`))) return null;
     let info = fallback.get(path);
     if (info === undefined) {
       try {

@@ -198,3 +198,17 @@ describe("dataset validate: what must not be in a task folder", () => {
     ]);
   });
 });
+
+describe("dataset validate: nothing is read through a rejected symlink", () => {
+  test("a config linked to a host file counts as missing and its content never shows", () => {
+    const root = writeDataset(join(tmp.path, "linked-config"), ["t"]);
+    const secret = join(tmp.path, "secret.yaml");
+    writeFileSync(secret, "id: the-secret-text\n");
+    writeTask(root, "t", { "sse/config.yaml": null });
+    symlinkSync(secret, join(root, "t/sse/config.yaml"));
+    const out = runValidate(root);
+    expect(out.stderr).toContain("  sse/config.yaml: missing\n");
+    expect(out.stderr).toContain(`  sse/config.yaml: symlink to ${secret}, outside the task folder\n`);
+    expect(out.stderr).not.toContain("the-secret-text");
+  });
+});
