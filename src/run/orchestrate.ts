@@ -20,7 +20,7 @@ import type { RunOptions } from "./options.ts";
 import { type ContainerResult, markError, readContainerResult, readPluginResults, recordRun, summaryLines } from "./record.ts";
 import { type ExtractedPatch, extractReferencePatch } from "./reference-patch.ts";
 import type { Reporter } from "./reporter.ts";
-import { createRunDir, newRunId } from "./results.ts";
+import { createRunDir, newRunId, type RunDir } from "./results.ts";
 import { agentLayerSpec, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
 import { type RunPlan, validateRun } from "./validate.ts";
 
@@ -134,26 +134,34 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   const plan = await validateRun(opts, { home: deps.home, env: deps.env, warn: reporter.warn });
   timer.lap("validation");
   const runId = opts.runId ?? newRunId(startedAt);
-  // Before the run folder exists: a missing docker CLI or a dead engine leaves nothing behind.
-  const known = await lookUpLayers(docker, plan);
-  const run = createRunDir(opts.results, { task: plan.task.id, model: plan.model, agent: plan.agent.name, runId }, reporter.warn);
-  const config = runConfig(opts, plan, toolTag(plan.registry, plan.task.id));
-  const guard = new RunGuard(opts.runTimeout, reporter.warn, deps.handleSignals);
-  const images: Images = { caseId: null, agentId: null, built: [] };
   const network = `ssebench-${runId}`.toLowerCase();
   let networkCreated = false;
-  let containerId: string | undefined;
-  let state: ContainerState = { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
-  let extracted: ExtractedPatch | undefined;
-  let failure: UserError | undefined;
-  let clientStatus = 0;
-  // The network does not depend on the images: create it while the layers are checked.
+  // The network does not depend on the images: create it while the layers are looked up.
   const networkReady = createNetwork(docker, network, runId).then(
     () => {
       networkCreated = true;
     },
     (error: unknown) => error,
   );
+  let known: Map<string, ImageInfo>;
+  let run: RunDir;
+  try {
+    // Before the run folder exists: a missing docker CLI or a dead engine leaves nothing behind.
+    known = await lookUpLayers(docker, plan);
+    run = createRunDir(opts.results, { task: plan.task.id, model: plan.model, agent: plan.agent.name, runId }, reporter.warn);
+  } catch (error) {
+    await networkReady;
+    if (networkCreated) await docker.call(["network", "rm", network]);
+    throw error;
+  }
+  const config = runConfig(opts, plan, toolTag(plan.registry, plan.task.id));
+  const guard = new RunGuard(opts.runTimeout, reporter.warn, deps.handleSignals);
+  const images: Images = { caseId: null, agentId: null, built: [] };
+  let containerId: string | undefined;
+  let state: ContainerState = { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
+  let extracted: ExtractedPatch | undefined;
+  let failure: UserError | undefined;
+  let clientStatus = 0;
   try {
     await buildLayers(deps, plan, guard, images, known);
     timer.lap("layers");

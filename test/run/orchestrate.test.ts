@@ -55,8 +55,8 @@ describe("runTask with a fake docker", () => {
     const { outcome } = await run();
     expect(outcome.built).toHaveLength(3);
     expect(docker.verbs()).toEqual([
-      "image inspect",
       "network create",
+      "image inspect",
       "build",
       "build",
       "build",
@@ -113,6 +113,13 @@ describe("runTask with a fake docker", () => {
     const { outcome } = await run({ memory: "256m" });
     expect(outcome.summary.container.oom_killed).toBe(true);
     expect(outcome.summary.patch_result.error_msg).toBe(msg.oomKilled("256m"));
+  });
+
+  test("a run ID that already has results: refused, and the network made meanwhile is removed", async () => {
+    await run({ runId: "taken" });
+    docker.calls.length = 0;
+    await expect(run({ runId: "taken" })).rejects.toThrow("already has results; give the run another --run-id");
+    expect(docker.verbs()).toEqual(["network create", "image inspect", "network rm"]);
   });
 
   test("--keep-container keeps the container and its network", async () => {
