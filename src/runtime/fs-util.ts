@@ -41,10 +41,10 @@ export function chownTree(dir: string, uid: number, gid: number, onlyFromUid?: n
   }
 }
 
-export function run(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array; timeoutMs?: number } = {}) {
+/** A short helper command at set-up (prepare), where blocking is fine. */
+export function run(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array } = {}) {
   const r = Bun.spawnSync(argv, {
     cwd: opts.cwd,
-    ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: "SIGKILL" as const } : {}),
     env: opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" },
     stdin: opts.stdin ? new Blob([opts.stdin]) : "ignore",
     stdout: "pipe",

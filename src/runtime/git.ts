@@ -6,6 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "./fs-util.ts";
+import { capture } from "./processes.ts";
 
 export interface GitEnv {
   home: string;
@@ -29,9 +30,9 @@ export function gitHome(dir: string): GitEnv {
   return { home: dir };
 }
 
-function git(g: GitEnv, args: string[], opts: { cwd?: string; extra?: Record<string, string>; stdin?: Uint8Array; timeoutMs?: number } = {}) {
-  const r = run(["git", ...args], { cwd: opts.cwd, env: env(g, opts.extra), stdin: opts.stdin, timeoutMs: opts.timeoutMs });
-  if (!r.ok) throw new Error(`git ${args[0]} failed${r.code === null ? " (time limit)" : ""}: ${(r.stderr || r.stdout).trim()}`);
+function git(g: GitEnv, args: string[], opts: { cwd?: string } = {}) {
+  const r = run(["git", ...args], { cwd: opts.cwd, env: env(g) });
+  if (!r.ok) throw new Error(`git ${args[0]} failed: ${(r.stderr || r.stdout).trim()}`);
   return r;
 }
 
@@ -51,7 +52,7 @@ export function squash(g: GitEnv, source: string): string {
  * `git diff --binary` of the agent's tree against `base`, with a private index. Bounded in time:
  * the tree is the agent's (a huge sparse file would otherwise stall grading).
  */
-export function capturePatch(g: GitEnv, gitDir: string, tree: string, base: string, index: string, timeoutMs: number): Uint8Array {
+export async function capturePatch(g: GitEnv, gitDir: string, tree: string, base: string, index: string, timeoutMs: number): Promise<Uint8Array> {
   // New objects go to a scratch store beside the index; the pristine repository is only read.
   const objects = `${index}.objects`;
   rmSync(index, { force: true });
@@ -65,6 +66,12 @@ export function capturePatch(g: GitEnv, gitDir: string, tree: string, base: stri
     GIT_ALTERNATE_OBJECT_DIRECTORIES: join(gitDir, "objects"),
   };
   // A fresh private index: `add -A` records the whole tree, so deletions show against `base`.
-  git(g, ["add", "-A", "--ignore-errors", "."], { extra, cwd: tree, timeoutMs });
-  return git(g, ["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", base], { extra, cwd: tree, timeoutMs }).bytes;
+  const deadline = performance.now() + timeoutMs;
+  const step = async (args: string[]) => {
+    const r = await capture(["git", ...args], { cwd: tree, env: env(g, extra), timeoutMs: Math.max(1, deadline - performance.now()) });
+    if (!r.ok) throw new Error(`git ${args[0]} failed${r.code === null ? " (time limit)" : ""}: ${(r.stderr || r.stdout).trim()}`);
+    return r.bytes;
+  };
+  await step(["add", "-A", "--ignore-errors", "."]);
+  return step(["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", base]);
 }

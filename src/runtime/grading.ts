@@ -7,10 +7,9 @@ import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type CheckName, type CheckRecord, deriveStatus, emptyVerdicts, notGraded, type PatchResult, type Verdicts } from "../formats/result.ts";
 import { childEnv } from "./child-env.ts";
-import { run } from "./fs-util.ts";
 import { log } from "./log.ts";
 import { msg } from "./messages.ts";
-import { start } from "./processes.ts";
+import { capture, start } from "./processes.ts";
 import type { TaskConfig } from "./task.ts";
 import { killUserProcesses } from "./user-processes.ts";
 import type { Account } from "./users.ts";
@@ -49,17 +48,17 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
   mkdirSync(ctx.scratch, { recursive: true, mode: 0o711 });
   let trees = 0;
 
-  const freshTree = (name: string, withPatch = true) => {
+  const freshTree = async (name: string, withPatch = true) => {
     const dir = join(ctx.scratch, `${++trees}-${name}`);
     const tree = join(dir, "tree");
     const home = join(dir, "home");
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    const cp = run(["cp", "-a", ctx.pristine, tree]);
+    const cp = await capture(["cp", "-a", ctx.pristine, tree]);
     if (!cp.ok) throw new GraderError(`copying the pristine tree: ${cp.stderr.trim()}`);
-    const own = run(["chown", "-R", "-h", `${ctx.runner.uid}:${ctx.runner.gid}`, dir]);
+    const own = await capture(["chown", "-R", "-h", `${ctx.runner.uid}:${ctx.runner.gid}`, dir]);
     if (!own.ok) throw new GraderError(`handing the scratch tree to ${ctx.runner.name}: ${own.stderr.trim()}`);
     if (withPatch && new TextDecoder().decode(ctx.patch).trim() !== "") {
-      const r = applyAsRunner(ctx, tree, home, ctx.patch, ["--binary"]);
+      const r = await applyAsRunner(ctx, tree, home, ctx.patch, ["--binary"]);
       if (!r.ok) throw new ApplyFailed((r.stderr || r.stdout).trim());
     }
     return { tree, home };
@@ -98,7 +97,7 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
   try {
     let built: { tree: string; home: string } | undefined;
     try {
-      built = freshTree("build");
+      built = await freshTree("build");
     } catch (e) {
       if (!(e instanceof ApplyFailed)) throw e;
       const result: PatchResult = { status: "failed", ...emptyVerdicts(), build_success: false, func_test_success: false, intent_test_success: false, error_msg: msg.applyFailed(), error_log: e.message, error_type: null, checks };
@@ -109,7 +108,7 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
       v.build_success = r.ok;
       if (!r.ok) {
         // Does the task build at all here? If not, the environment failed, not the agent.
-        const control = await script("build", "build-original", scripts.build, [], freshTree("build-original", false), null, "original");
+        const control = await script("build", "build-original", scripts.build, [], await freshTree("build-original", false), null, "original");
         if (!control.ok) return { result: notGraded("infra", msg.brokenWithoutChange("build"), checks, control.log), evaluatorTimeout: false };
         fail(msg.buildFailed(), r.log);
         return { result: finish(v, checks, firstFailure), evaluatorTimeout: false };
@@ -125,18 +124,18 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
       }
     }
     if (scripts.test) {
-      const r = await script("function_test", "function_test", scripts.test, [], freshTree("function_test"), null);
+      const r = await script("function_test", "function_test", scripts.test, [], await freshTree("function_test"), null);
       v.func_test_success = r.ok;
       if (!r.ok) {
-        const control = await script("function_test", "function_test-original", scripts.test, [], freshTree("function_test-original", false), null, "original");
+        const control = await script("function_test", "function_test-original", scripts.test, [], await freshTree("function_test-original", false), null, "original");
         if (!control.ok) return { result: notGraded("infra", msg.brokenWithoutChange("function test"), checks, control.log), evaluatorTimeout: false };
         fail(msg.funcFailed(), r.log);
       }
     }
     if (scripts.test && files.futureTest) {
-      const where = freshTree("intent_test");
+      const where = await freshTree("intent_test");
       const diff = readFileSync(join(ctx.taskRoot, files.futureTest));
-      const applied = applyAsRunner(ctx, where.tree, where.home, diff, ["-p1"]);
+      const applied = await applyAsRunner(ctx, where.tree, where.home, diff, ["-p1"]);
       if (!applied.ok) {
         v.intent_test_success = false;
         fail(msg.intentFailed(), `hidden tests do not apply: ${(applied.stderr || applied.stdout).trim()}`);
@@ -166,16 +165,13 @@ function finish(v: Verdicts, checks: CheckRecord[], first: { msg: string; log: s
 }
 
 function applyAsRunner(ctx: GradeContext, tree: string, home: string, patch: Uint8Array, flags: string[]) {
-  const r = Bun.spawnSync(["git", "apply", "--whitespace=nowarn", ...flags, "-"], {
+  return capture(["git", "apply", "--whitespace=nowarn", ...flags, "-"], {
     cwd: tree,
-    uid: ctx.runner.uid,
-    gid: ctx.runner.gid,
+    user: ctx.runner,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
-    stdin: new Blob([patch]),
-    stdout: "pipe",
-    stderr: "pipe",
+    stdin: patch,
+    timeoutMs: ctx.checkTimeoutMs,
   });
-  return { ok: r.exitCode === 0, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
 function tail(path: string): string | null {

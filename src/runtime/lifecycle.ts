@@ -119,7 +119,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     log("ERROR", "Failed to stop the agent's processes", { pids: survivors.join(",") });
     result = notGraded(outcome.timedOut ? "agent_timeout" : "infra", msg.survivors(model.name, survivors));
   }
-  const patch = result ? undefined : capture();
+  const patch = result ? undefined : await record.gate(captureChange());
   if (!(patch instanceof Uint8Array)) result ??= patch;
   await record.gate(plugins.runBlocking("before-grading"));
   plugins.startOn("on-grading");
@@ -132,10 +132,10 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   return status;
 
   /** The agent's change, or the reason it cannot be had. */
-  function capture(): Uint8Array | PatchResult {
+  async function captureChange(): Promise<Uint8Array | PatchResult> {
     const paths = workPaths(cfg.work);
     try {
-      const patch = capturePatch(gitHome(paths.gitHome), join(prepared.pristine, ".git"), source, prepared.base, join(paths.state, "capture.index"), cfg.gradingTimeoutMs);
+      const patch = await capturePatch(gitHome(paths.gitHome), join(prepared.pristine, ".git"), source, prepared.base, join(paths.state, "capture.index"), cfg.gradingTimeoutMs);
       record.finalPatch = patch;
       writeFileSync(join(cfg.results, "final.patch"), patch, { mode: 0o644 });
       return patch;

@@ -103,6 +103,49 @@ export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Runnin
   return { pid: proc.pid, startedAt, done, stop };
 }
 
+export interface Captured {
+  ok: boolean;
+  /** null when the time limit stopped it */
+  code: number | null;
+  bytes: Uint8Array;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A helper command (cp, chown, git) whose output is wanted, without blocking the event loop, so
+ * SIGTERM is handled at once even during a long copy. Own group, registered for interrupts, both
+ * pipes drained while it runs (a grandchild holding a pipe cannot stall the wait), bounded.
+ */
+export async function capture(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array; timeoutMs?: number; user?: Account } = {}): Promise<Captured> {
+  const proc = Bun.spawn(argv, {
+    cwd: opts.cwd,
+    env: opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    ...(opts.user ? { uid: opts.user.uid, gid: opts.user.gid } : {}),
+    detached: true,
+    stdin: opts.stdin ? new Blob([opts.stdin]) : "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  liveGroups.add(proc.pid);
+  let timedOut = false;
+  const timer = opts.timeoutMs
+    ? setTimeout(() => {
+        timedOut = true;
+        signalGroup(proc.pid, "SIGKILL");
+      }, opts.timeoutMs)
+    : undefined;
+  const out = new Response(proc.stdout).arrayBuffer();
+  const err = new Response(proc.stderr).text();
+  const code = await proc.exited;
+  clearTimeout(timer);
+  signalGroup(proc.pid, "SIGKILL");
+  liveGroups.delete(proc.pid);
+  const bytes = new Uint8Array(await out);
+  const stderr = await err;
+  return { ok: code === 0 && !timedOut, code: timedOut ? null : code, bytes, stdout: new TextDecoder().decode(bytes), stderr };
+}
+
 /** Reads the child's credentials; undefined when they are right or the child is already gone. */
 function wrongIdentity(pid: number, user: Account): string | undefined {
   let status: string;

@@ -1,9 +1,9 @@
 /** SIGTERM/SIGINT at any phase, and the refusal to run as PID 1 without an init. */
 import { afterAll, afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { entrypointBin } from "../helpers/cli.ts";
-import { dropUsers, ensureUsers, SLEEP, sleepsLeft, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
+import { dropUsers, ensureUsers, processesMatching, SLEEP, sleepsLeft, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
 // Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
@@ -50,6 +50,31 @@ test("SIGINT during grading: the checks done so far are kept, exit 130", async (
   expect(r.result.patch_result.checks.map((c: { check: string }) => c.check)).toEqual(["build", "poc"]);
   expect(r.result.runtime_result.agent_exit_code).toBe(0);
   expect(sleepsLeft(4)).toEqual([]);
+});
+
+test("SIGTERM while a long patch capture runs is handled at once (nothing blocks the event loop)", async () => {
+  dirs = newRun();
+  let signalled = 0;
+  const r = await runEntrypoint(dirs, shAgent("truncate -s 64G huge.bin"), {
+    onStart: (proc) =>
+      void waitForLog("Agent finished").then(async () => {
+        await Bun.sleep(300); // git is hashing 64 GB by now
+        signalled = performance.now();
+        proc.kill("SIGTERM");
+      }),
+  });
+  expect(r.exitCode).toBe(143);
+  expect(performance.now() - signalled).toBeLessThan(5000);
+  expect(r.result.patch_result).toMatchObject({ error_type: "interrupted", error_msg: "Interrupted by SIGTERM during grading" });
+  // The interrupted git (cwd: the agent's tree) was stopped with the run.
+  const inTree = processesMatching(/^git /).filter((pid) => {
+    try {
+      return readlinkSync(`/proc/${pid}/cwd`) === dirs!.source;
+    } catch {
+      return false;
+    }
+  });
+  expect(inTree).toEqual([]);
 });
 
 test("as PID 1 without an init it refuses with a clear message", async () => {
