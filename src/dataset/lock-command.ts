@@ -9,7 +9,7 @@ import { compareCodePoints } from "./files-digest.ts";
 import { datasetDir } from "./locate.ts";
 import { lockProblems, mergeLock } from "./lock.ts";
 import { type CommandOutput, manifestOrFailure } from "./manifest-command.ts";
-import { lockMessages as m, reportMessages as rm } from "./messages.ts";
+import { manifestMessages as mm, lockMessages as m, reportMessages as rm } from "./messages.ts";
 
 export interface LockOptions {
   dir?: string;
@@ -75,7 +75,7 @@ export async function runLock(opts: LockOptions): Promise<CommandOutput> {
   try {
     writeFileSync(target, renderImagesLock(lock));
   } catch (error) {
-    throw new UserError(`cannot write ${target}: ${describeCause(error)}`);
+    throw new UserError(mm.cannotWrite(target, describeCause(error)));
   }
   return { stdout: `${m.wrote(target, Object.keys(lock.images).length)}\n`, stderr: "", exitCode: 0 };
 }

@@ -43,6 +43,16 @@ export async function manifestOrFailure(
   return { manifest: buildManifest(d, name, generatedFrom) };
 }
 
+/** The file `--check` compares with; a missing one counts as empty text. */
+function readCurrent(target: string): string {
+  if (!existsSync(target)) return "";
+  try {
+    return readFileSync(target, "utf8");
+  } catch (error) {
+    throw new UserError(m.cannotRead(target, describeCause(error)));
+  }
+}
+
 function recordedCommit(text: string): string | undefined {
   try {
     const data: unknown = JSON.parse(text);
@@ -57,7 +67,7 @@ export async function runManifest(opts: ManifestOptions): Promise<CommandOutput>
   if (opts.check && opts.output === "-") throw usageError(m.checkNeedsFile);
   const dir = datasetDir(opts.dir);
   const target = opts.output ?? join(dir, MANIFEST_FILE);
-  const current = opts.check && existsSync(target) ? readFileSync(target, "utf8") : "";
+  const current = opts.check ? readCurrent(target) : "";
   const generatedFrom = opts.generatedFrom ?? (opts.check ? recordedCommit(current) : undefined);
   const built = await manifestOrFailure(dir, rm.noManifest, generatedFrom);
   if ("failure" in built) return built.failure;

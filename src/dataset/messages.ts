@@ -61,6 +61,7 @@ export const manifestMessages = {
   upToDate: (target: string) => `${target} is up to date`,
   outOfDate: (target: string) => `${target} is out of date; run \`ssebench dataset manifest\` to update it`,
   cannotWrite: (target: string, cause: string) => `cannot write ${target}: ${cause}`,
+  cannotRead: (target: string, cause: string) => `cannot read ${target}: ${cause}`,
 };
 
 export const schemaMessages = {

@@ -107,6 +107,14 @@ describe("bad input gives one clear line and exit 1", () => {
     await expectFailure(["dataset", "manifest", file], `${file}: not a directory`);
   });
 
+  test("manifest --check and -o on a folder", async () => {
+    const root = writeDataset(join(tmp.path, "outdir"), ["t"]);
+    const folder = join(tmp.path, "a-folder");
+    mkdirSync(folder);
+    await expectFailure(["dataset", "manifest", root, "--check", "-o", folder], /^cannot read .*a-folder: EISDIR/);
+    await expectFailure(["dataset", "manifest", root, "-o", folder], /^cannot write .*a-folder: EISDIR/);
+  });
+
   test("no DIR outside a checkout", async () => {
     await expectFailure(["dataset", "validate"], /^no DIR given and no ssebench checkout above \/ \(looked for datasets\/demo\/dataset\.yaml\); give the dataset folder as DIR$/, "/");
   });
