@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { checkArg, datasetDirArg } from "../args.ts";
+import { datasetDirArg } from "../args.ts";
 import { emit } from "./emit.ts";
 
 export default defineCommand({
@@ -8,7 +8,7 @@ export default defineCommand({
     ...datasetDirArg,
     records: { type: "string", description: "Folder of publication records (*.json) to merge", valueHint: "DIR" },
     output: { type: "string", alias: "o", description: "Write to FILE instead of DIR/images.lock.json", valueHint: "FILE" },
-    ...checkArg,
+    check: { type: "boolean", description: "Write nothing; exit 1 if the lock is missing, invalid, for another version, or pins unknown tasks" },
   },
   async run({ args }) {
     const { runLock } = await import("../../dataset/lock-command.ts");
