@@ -68,8 +68,8 @@ class SchemaBuilder {
   private model(node: JsonSchema, isRoot: boolean): JsonSchema {
     const props = node.properties as Record<string, JsonSchema>;
     const info = modelForKeys(this.models, Object.keys(props));
-    if (!info) throw new Error(`json-schema: no ModelInfo for properties ${Object.keys(props).join(", ")}`);
     const fieldDescription = node.description;
+    if (!info) throw new Error(`json-schema: no ModelInfo for properties ${Object.keys(props).join(", ")}`);
     const properties: Record<string, JsonSchema> = {};
     const required = new Set((node.required as string[] | undefined) ?? []);
     for (const field of info.fields) {
@@ -92,6 +92,7 @@ class SchemaBuilder {
     const sorted = sortKeys(model);
     if (isRoot) return sorted;
     this.defs[info.name] = sorted;
+    // As pydantic does: a bare $ref, plus the field's own description when it has one.
     return fieldDescription === undefined ? { $ref: `#/$defs/${info.name}` } : { $ref: `#/$defs/${info.name}`, description: fieldDescription };
   }
 }

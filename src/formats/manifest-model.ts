@@ -39,7 +39,7 @@ export const manifestTaskModel = type({
     .or("null")
     .describe("SHA-256 of every file of the task folder, by path relative to it.")
     .default(null),
-  metadata: taskConfigModel.describe("The validated sse/config.yaml."),
+  metadata: taskConfigModel.describe("The task's validated sse/config.yaml, every key present."),
 });
 
 export const manifestModel = type({
