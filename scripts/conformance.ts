@@ -18,7 +18,7 @@ import { parseImagesLock, renderImagesLock } from "../src/formats/images-lock.ts
 import { renderJson } from "../src/formats/json-text.ts";
 import { parseManifest, renderManifest } from "../src/formats/manifest.ts";
 import { EXPORTED_SCHEMAS, loadFormats, schemaOf } from "../src/formats/schemas.ts";
-import { constraintDifferences } from "./schema-constraints.ts";
+import { constraintDifferences, sameLayout } from "./schema-constraints.ts";
 
 const pilot = resolve(process.argv[2] ?? "../shared/conformance/pilot");
 const bin = resolve(import.meta.dir, "../dist/ssebench");
@@ -78,7 +78,8 @@ try {
   for (const { name, file } of EXPORTED_SCHEMAS) {
     const theirs = JSON.parse(readFileSync(join(pilot, "schema", file), "utf8"));
     const differences = constraintDifferences(schemaOf(name), theirs);
-    console.log(`info ${file}: ${differences.length === 0 ? "same constraints" : `${differences.length} differences`}`);
+    const layout = sameLayout(schemaOf(name), theirs) ? "same layout" : "other layout";
+    console.log(`info ${file}: ${differences.length === 0 ? "same constraints" : `${differences.length} differences`}, ${layout} (descriptions aside)`);
     for (const d of differences) console.log(`       ${d}`);
   }
 } finally {

@@ -38,3 +38,13 @@ export function constraintDifferences(ours: Json, theirs: Json): string[] {
   const b = facts(theirs);
   return [...[...a].filter((f) => !b.has(f)).map((f) => `only ours:   ${f}`), ...[...b].filter((f) => !a.has(f)).map((f) => `only theirs: ${f}`)];
 }
+
+/** True when both render to the same text once every description is blanked (same layout). */
+export function sameLayout(ours: Json, theirs: Json): boolean {
+  const blank = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(blank);
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === "description" ? "" : blank(v)]));
+  };
+  return JSON.stringify(blank(ours), null, 2) === JSON.stringify(blank(theirs), null, 2);
+}
