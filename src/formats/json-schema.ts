@@ -42,7 +42,7 @@ class SchemaBuilder {
   constructor(private readonly models: readonly ModelInfo[]) {}
 
   node(raw: JsonSchema, isRoot = false): JsonSchema {
-    let node: JsonSchema = {};
+    const node: JsonSchema = {};
     for (const [key, value] of Object.entries(raw)) if (STANDARD_KEYS.has(key)) node[key] = value;
     if (Array.isArray(node.anyOf)) {
       const alternatives = node.anyOf as JsonSchema[];
