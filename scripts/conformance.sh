@@ -3,9 +3,10 @@
 # Runs the compiled binary (built if missing) on a temporary copy of the four pilot task folders
 # and the keep/drop rules of the lock on the full pilot manifest. Exits non-zero on any mismatch.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 shared="${1:?usage: scripts/conformance.sh <shared/conformance>}"
 [ -d "$shared/pilot" ] || { echo "conformance: $shared/pilot is not a directory" >&2; exit 1; }
+shared="$(cd "$shared" && pwd)"
+cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 [ -x dist/ssebench ] || bun run build
 bun scripts/conformance.ts "$shared/pilot"
