@@ -21,7 +21,7 @@ export default defineCommand({
     mode: { type: "string", description: "sandbox (default) or sidecar (not supported yet)", valueHint: "MODE" },
     difficulty: { type: "string", description: "How much checking the agent may ask for, 0 (all) to 4 (none); default 2", valueHint: "0-4" },
     timeout: { type: "string", description: "Agent time limit in seconds (default 3600); grading gets the same", valueHint: "SECONDS" },
-    runTimeout: {
+    "run-timeout": {
       type: "string",
       description: "Limit of the whole run: pull, builds, agent, grading, teardown (default 2 x --timeout + 1800)",
       valueHint: "SECONDS",
@@ -29,14 +29,24 @@ export default defineCommand({
     egress: { type: "string", description: "Network policy: restricted (default; open is not available in this build)", valueHint: "POLICY" },
     cpus: { type: "string", description: "CPU limit of the container (default: 2, or the host's CPUs if fewer)", valueHint: "N" },
     memory: { type: "string", description: "Memory limit of the container (default 4g)", valueHint: "SIZE" },
-    pidsLimit: { type: "string", description: "Process limit of the container (default 4096)", valueHint: "N" },
-    runId: { type: "string", description: "Name of the run's folder (default: UTC time + random suffix)", valueHint: "ID" },
+    "pids-limit": { type: "string", description: "Process limit of the container (default 4096)", valueHint: "N" },
+    "run-id": { type: "string", description: "Name of the run's folder (default: UTC time + random suffix)", valueHint: "ID" },
     results: { type: "string", description: "Results folder (default: ./results)", valueHint: "DIR" },
-    requirePass: { type: "boolean", description: "Exit 1 unless the grade is passed" },
-    keepContainer: { type: "boolean", description: "Keep the container (and its network) after the run" },
+    "require-pass": { type: "boolean", description: "Exit 1 unless the grade is passed" },
+    "keep-container": { type: "boolean", description: "Keep the container (and its network) after the run" },
   },
   async run({ args, rawArgs }) {
     const { runCommand } = await import("../run/command.ts");
-    return runCommand(args, rawArgs);
+    return runCommand(
+      {
+        ...args,
+        runTimeout: args["run-timeout"],
+        pidsLimit: args["pids-limit"],
+        runId: args["run-id"],
+        requirePass: args["require-pass"],
+        keepContainer: args["keep-container"],
+      },
+      rawArgs,
+    );
   },
 });

@@ -78,7 +78,8 @@ export async function ensureLayer(
   reporter.start(msg.buildingLayer(spec.layer, spec.tag));
   const temp = mkdtempSync(join(tmpdir(), "ssebench-build-"));
   const iidfile = join(temp, "iid");
-  const args = ["build", "--network", "none", "--iidfile", iidfile, "--label", `${INPUTS_LABEL}=${spec.inputs}`];
+  // --force-rm: a failed step leaves no stopped container behind.
+  const args = ["build", "--force-rm", "--network", "none", "--iidfile", iidfile, "--label", `${INPUTS_LABEL}=${spec.inputs}`];
   for (const [k, v] of Object.entries(spec.buildArgs)) args.push("--build-arg", `${k}=${v}`);
   args.push("-t", withTag(spec.tag), "-f", spec.dockerfile ?? join(spec.context, "Dockerfile"), spec.context);
   let pending = "";
