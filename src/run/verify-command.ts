@@ -28,7 +28,8 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
       timeout,
     },
     {
-      docker: new DockerCli(),
+      // The per-run logs hold everything else; docker invocations go to stderr with SSEBENCH_DEBUG=1.
+      docker: new DockerCli(process.env.SSEBENCH_DEBUG ? (line) => err(`[debug] ${line}`) : undefined),
       home,
       env: process.env,
       handleSignals: true,
