@@ -8,7 +8,8 @@ describe("docker wrapper", () => {
     await expect(new DockerCli(() => {}, { PATH: "/nonexistent" }).call(["version"])).rejects.toThrow(msg.dockerMissing());
   });
 
-  test.skipIf(!Bun.which("docker"))("a dead engine address is named; every call is logged", async () => {
+  const noCli = Bun.which("docker") ? "" : " [skipped: no docker CLI on PATH]";
+  test.skipIf(Boolean(noCli))(`a dead engine address is named; every call is logged${noCli}`, async () => {
     const log: string[] = [];
     const docker = new DockerCli((l) => log.push(l), { PATH: process.env.PATH, DOCKER_HOST: "unix:///nonexistent/docker.sock" });
     await expect(docker.call(["image", "inspect", "x"])).rejects.toThrow("Cannot reach the Docker engine at unix:///nonexistent/docker.sock (");
