@@ -3,13 +3,13 @@
  * agent layers are current, run the container on its own internal network under the run guard,
  * tear down, and record result.json + summary.json.
  */
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
 import type { ContainerRecord, RunConfig, Summary } from "../formats/summary.ts";
 import { caseBaseImages, ensureCaseImage } from "./case-image.ts";
-import { ARCHIVE_MOUNT, type ContainerState, createNetwork, inspectContainer, startContainer, stopContainer, teardown } from "./container.ts";
+import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, createNetwork, inspectContainer, startContainer, stopContainer, teardown } from "./container.ts";
 import { saveDigestCache } from "./content-hash.ts";
 import type { Docker } from "./docker.ts";
 import { RunGuard } from "./guard.ts";
@@ -17,10 +17,10 @@ import type { Home } from "./home.ts";
 import { ensureLayer, type ImageInfo, inspectImages } from "./layers.ts";
 import { msg } from "./messages.ts";
 import type { RunOptions } from "./options.ts";
-import { type ContainerResult, markError, readContainerResult, readPluginResults, recordRun, summaryLines } from "./record.ts";
+import { judgeResult, readContainerResult, readPluginResults, recordRun, summaryLines } from "./record.ts";
 import { type ExtractedPatch, extractReferencePatch } from "./reference-patch.ts";
 import type { Reporter } from "./reporter.ts";
-import { createRunDir, newRunId, type RunDir } from "./results.ts";
+import { createRunDir, NO_MODEL, newRunId, type RunDir } from "./results.ts";
 import { agentLayerSpec, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
 import { type RunPlan, validateRun } from "./validate.ts";
 
@@ -127,6 +127,43 @@ function copyReferencePatch(plan: RunPlan, runDir: string, extracted: ExtractedP
   if (existsSync(candidate)) copyFileSync(candidate, join(runDir, "reference.patch"));
 }
 
+/** The `docker run` settings of a run (spec §4.5): environment, mounts, labels, limits. */
+function containerSpec(
+  opts: RunOptions,
+  plan: RunPlan,
+  hostEnv: NodeJS.ProcessEnv,
+  run: { runDir: RunDir; runId: string; network: string; image: string; referencePatch: string | undefined },
+): ContainerSpec {
+  const env: Record<string, string> = {
+    SSE_ARCHIVE: ARCHIVE_MOUNT,
+    SSE_DIFFICULTY: String(opts.difficulty),
+    TIMEOUT: String(opts.timeout),
+    SSE_GRADING_TIMEOUT: String(opts.timeout),
+  };
+  if (plan.model !== NO_MODEL) env.SSE_MODEL_NAME = plan.model;
+  if (plan.plugins.env !== undefined) env.SSE_PLUGINS = plan.plugins.env;
+  if (hostEnv.SSEBENCH_DEBUG) env.SSE_DEBUG = "1";
+  const labels: Record<string, string> = {
+    "ssebench.results": run.runDir.path,
+    "ssebench.task-id": plan.task.id,
+    "ssebench.model": plan.model,
+    "ssebench.agent": plan.agent.name,
+    "ssebench.run-id": run.runId,
+  };
+  if (plan.agent.reference) labels["ssebench.reference-run"] = "true";
+  return {
+    image: run.image,
+    network: run.network,
+    runDir: run.runDir.path,
+    archiveDir: run.runDir.archive,
+    env,
+    labels,
+    resources: opts.resources,
+    platform: plan.platform,
+    referencePatch: run.referencePatch,
+  };
+}
+
 export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutcome> {
   const { docker, reporter } = deps;
   const startedAt = new Date();
@@ -173,28 +210,8 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     guard.phase = "the container run";
     const networkError = await networkReady;
     if (networkError) throw networkError;
-    const env: Record<string, string> = {
-      SSE_ARCHIVE: ARCHIVE_MOUNT,
-      SSE_DIFFICULTY: String(opts.difficulty),
-      TIMEOUT: String(opts.timeout),
-      SSE_GRADING_TIMEOUT: String(opts.timeout),
-    };
-    if (plan.model !== "none") env.SSE_MODEL_NAME = plan.model;
-    if (plan.plugins.env !== undefined) env.SSE_PLUGINS = plan.plugins.env;
-    if (deps.env.SSEBENCH_DEBUG) env.SSE_DEBUG = "1";
-    const labels: Record<string, string> = {
-      "ssebench.results": run.path,
-      "ssebench.task-id": plan.task.id,
-      "ssebench.model": plan.model,
-      "ssebench.agent": plan.agent.name,
-      "ssebench.run-id": runId,
-    };
-    if (plan.agent.reference) labels["ssebench.reference-run"] = "true";
-    const running = startContainer(
-      docker,
-      { image: images.agentId as string, network, runDir: run.path, archiveDir: run.archive, env, labels, resources: opts.resources, platform: plan.platform, referencePatch: extracted?.path },
-      reporter.container,
-    );
+    const spec = containerSpec(opts, plan, deps.env, { runDir: run, runId, network, image: images.agentId as string, referencePatch: extracted?.path });
+    const running = startContainer(docker, spec, reporter.container);
     guard.onStop(() => stopContainer(docker, running));
     timer.lap("container_start");
     const status = await running.done;
@@ -221,13 +238,13 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   copyReferencePatch(plan, run.path, extracted);
   extracted?.cleanup();
 
-  let result: ContainerResult = readContainerResult(run.path);
-  if (failure) result = { ...result, patch_result: markError(result.patch_result, failure.message, "infra") };
-  else if (guard.stopped && result.patch_result.error_type !== "interrupted") {
-    result = { ...result, patch_result: markError(result.patch_result, msg.interrupted(guard.reason ?? "stopped"), "interrupted") };
-  } else if (state.oomKilled && (!result.produced || state.exitCode === 137)) {
-    result = { ...result, patch_result: markError(result.patch_result, msg.oomKilled(opts.resources.memory), "infra") };
-  } else if (!result.produced) reporter.error(msg.noResult());
+  const result = judgeResult(readContainerResult(run.path), {
+    failure: failure?.message,
+    interrupted: guard.stopped ? (guard.reason ?? "stopped") : undefined,
+    state,
+    memory: opts.resources.memory,
+    error: reporter.error,
+  });
   const container: ContainerRecord = {
     image: images.agentId,
     case_image: images.caseId,
@@ -253,10 +270,4 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   const passed = summary.patch_result.status === "passed";
   const exitCode = interrupted ?? (opts.requirePass && !passed ? 1 : 0);
   return { summary, runDir: run.path, lines: summaryLines(summary, run.path), exitCode, built: images.built };
-}
-
-/** For `dataset verify`: the raw text of a file of the run folder, or undefined. */
-export function readRunFile(runDir: string, name: string): string | undefined {
-  const file = join(runDir, name);
-  return existsSync(file) ? readFileSync(file, "utf8") : undefined;
 }

@@ -67,6 +67,26 @@ export function markError(patch: PatchResult, message: string, errorType: PatchR
   return { ...patch, status: "error", error_msg: `${message}${previous}`, error_type: errorType };
 }
 
+export interface RunEvents {
+  /** a UserError that ended the run before or while it ran */
+  failure: string | undefined;
+  /** why the guard stopped the run */
+  interrupted: string | undefined;
+  state: { oomKilled: boolean; exitCode: number | null };
+  memory: string;
+  error: (line: string) => void;
+}
+
+/** The grade to record: what the container said, unless the run itself failed, was stopped or ran out of memory. */
+export function judgeResult(result: ContainerResult, ev: RunEvents): ContainerResult {
+  const mark = (message: string, type: PatchResult["error_type"]) => ({ ...result, patch_result: markError(result.patch_result, message, type) });
+  if (ev.failure) return mark(ev.failure, "infra");
+  if (ev.interrupted) return result.patch_result.error_type === "interrupted" ? result : mark(msg.interrupted(ev.interrupted), "interrupted");
+  if (ev.state.oomKilled && (!result.produced || ev.state.exitCode === 137)) return mark(msg.oomKilled(ev.memory), "infra");
+  if (!result.produced) ev.error(msg.noResult());
+  return result;
+}
+
 /** archive/plugins/results.json → plugin_results (spec §2.6); problems become a warning and []. */
 export function readPluginResults(archiveDir: string, warn: (line: string) => void): PluginResult[] {
   const file = join(archiveDir, "plugins", "results.json");
