@@ -5,7 +5,8 @@
  * task, and that entry was built from the files the manifest lists (a task without `files`
  * trusts the lock), as in spec §4.4 / §5.2.
  */
-import { compareCodePoints, filesDigest } from "../dataset/files-digest.ts";
+import { filesDigest } from "../dataset/files-digest.ts";
+import { compareCodePoints } from "../formats/python-json.ts";
 import { OrderedMap } from "./go-json.ts";
 import { messages } from "./messages.ts";
 import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest-types.ts";

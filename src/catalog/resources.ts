@@ -4,7 +4,7 @@
  * middleware does, halves the throughput).
  */
 import { createHash } from "node:crypto";
-import { compareCodePoints } from "../dataset/files-digest.ts";
+import { compareCodePoints } from "../formats/python-json.ts";
 import { goJson, OrderedMap } from "./go-json.ts";
 import { caseImageRef, type CaseImageRef, normaliseRegistry, sortedFiles, taskDetail, taskSummary } from "./image-refs.ts";
 import type { ImagesLock, Manifest } from "../formats/manifest-types.ts";

@@ -1,7 +1,7 @@
 /** What `ssebench tasks list` and `tasks show` print, computed from an opened catalog. */
 import { type Env, findTask, openCatalog, registryFromEnv, resolveImage } from "./client.ts";
 import { type CaseImageRef, type TaskSummary, taskDetail, taskSummary } from "./image-refs.ts";
-import { compareCodePoints } from "../dataset/files-digest.ts";
+import { compareCodePoints } from "../formats/python-json.ts";
 
 export interface Listing {
   tasks: TaskSummary[];

@@ -5,7 +5,7 @@ import { UserError, describeCause } from "../errors.ts";
 import { parseImagesLock, parsePublicationRecord, renderImagesLock } from "../formats/images-lock.ts";
 import type { ImagesLock, PublicationRecord } from "../formats/manifest-types.ts";
 import { LOCK_FILE } from "../formats/patterns.ts";
-import { compareCodePoints } from "./files-digest.ts";
+import { compareCodePoints } from "../formats/python-json.ts";
 import { datasetDir } from "./locate.ts";
 import { lockProblems, mergeLock } from "./lock.ts";
 import { type CommandOutput, manifestOrFailure } from "./manifest-command.ts";

@@ -5,7 +5,8 @@
  */
 import { UserError } from "../errors.ts";
 import type { ImagesLock, LockedImage, Manifest, PublicationRecord } from "../formats/manifest-types.ts";
-import { filesDigest, sortByCodePoint } from "./files-digest.ts";
+import { filesDigest } from "./files-digest.ts";
+import { sortByCodePoint } from "../formats/python-json.ts";
 import { lockMessages as m } from "./messages.ts";
 
 /** files_digest of every task of the manifest, by id. */

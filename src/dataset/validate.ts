@@ -8,7 +8,7 @@ import { formatProblem } from "../formats/model-errors.ts";
 import type { DatasetInfo, TaskMetadata } from "../formats/manifest-types.ts";
 import { CONFIG_FILE, DATASET_FILE } from "../formats/patterns.ts";
 import { checkFormat } from "../formats/schemas.ts";
-import { compareCodePoints } from "./files-digest.ts";
+import { compareCodePoints } from "../formats/python-json.ts";
 import { datasetMessages as dm, reportMessages as rm, taskMessages as tm } from "./messages.ts";
 import { checkDockerfile } from "./task-dockerfile-checks.ts";
 import type { Dockerfile, StatFn } from "./dockerfile.ts";

@@ -2,7 +2,7 @@
  * Reading and writing `images.lock.json` (spec §4.1). Types come from manifest-types.ts (no
  * arktype); the validator is loaded only when a lock is parsed.
  */
-import { sortByCodePoint } from "../dataset/files-digest.ts";
+import { sortByCodePoint } from "./python-json.ts";
 import { renderJson } from "./json-text.ts";
 import type { ImagesLock, PublicationRecord } from "./manifest-types.ts";
 import { parseJsonFormat } from "./parse-json-format.ts";

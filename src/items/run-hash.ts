@@ -6,34 +6,8 @@
  * Python's float repr. Integral floats (`1.0`) print as `1` because JS cannot tell them apart.
  */
 import { createHash } from "node:crypto";
+import { compareCodePoints, pythonAsciiJsonString as jsonString } from "../formats/python-json.ts";
 import { pyNumber, pyStr } from "./python.ts";
-
-function jsonString(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x22) out += '\\"';
-    else if (c === 0x5c) out += "\\\\";
-    else if (c === 0x0a) out += "\\n";
-    else if (c === 0x0d) out += "\\r";
-    else if (c === 0x09) out += "\\t";
-    else if (c === 0x08) out += "\\b";
-    else if (c === 0x0c) out += "\\f";
-    else if (c < 0x20 || c > 0x7e) out += `\\u${c.toString(16).padStart(4, "0")}`;
-    else out += s[i];
-  }
-  return `${out}"`;
-}
-
-function byCodePoint(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
 
 /** Python `json.dumps(value, sort_keys=True, default=str)` (ensure_ascii on). */
 export function pythonJsonDumps(value: unknown): string {
@@ -48,7 +22,7 @@ export function pythonJsonDumps(value: unknown): string {
   if (typeof value === "string") return jsonString(value);
   if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(", ")}]`;
   if (typeof value === "object") {
-    const keys = Object.keys(value).sort(byCodePoint);
+    const keys = Object.keys(value).sort(compareCodePoints);
     const record = value as Record<string, unknown>;
     return `{${keys.map((k) => `${jsonString(k)}: ${pythonJsonDumps(record[k])}`).join(", ")}}`;
   }
