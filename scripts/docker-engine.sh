@@ -32,7 +32,10 @@ engine_pid() {
   local pid
   [ -f "$pid_file" ] || return 1
   pid=$(cat "$pid_file")
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  # A pid file outlives a killed engine (CI ends every process of a session); the pid may be a
+  # zombie or reused by now, so only a live process named dockerd counts.
+  [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = dockerd ] || return 1
+  [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != Z ] || return 1
   echo "$pid"
 }
 
