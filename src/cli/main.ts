@@ -56,26 +56,38 @@ function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/** citty accepts any flag silently; a CI script with a typo deserves an error instead. */
-async function rejectUnknownFlags(cmd: AnyCommand, path: string[], argv: string[]): Promise<void> {
+/**
+ * citty accepts any flag silently, and a string flag given last without a value becomes "", so
+ * `--catalog` alone would quietly mean the default. A CI script with a typo deserves an error.
+ */
+async function checkFlags(cmd: AnyCommand, path: string[], argv: string[]): Promise<void> {
   const args = (await resolve(cmd.args)) ?? {};
   const known = new Set<string>(["help", "h"]);
+  const takesValue = new Set<string>();
   for (const [name, def] of Object.entries(args)) {
     if (def.type === "positional") continue;
-    known.add(name).add(kebab(name));
     const alias = (def as { alias?: string | string[] }).alias;
-    for (const a of alias === undefined ? [] : Array.isArray(alias) ? alias : [alias]) known.add(a);
-    if (def.type === "boolean") known.add(`no-${name}`).add(`no-${kebab(name)}`);
+    const names = [name, kebab(name), ...(alias === undefined ? [] : Array.isArray(alias) ? alias : [alias])];
+    for (const n of names) {
+      known.add(n);
+      if (def.type === "string" || def.type === "enum") takesValue.add(n);
+      if (def.type === "boolean") known.add(`no-${n}`);
+    }
   }
-  for (const token of argv) {
+  const where = `ssebench ${path.join(" ")}`;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] as string;
     if (token === "--") break;
     if (!token.startsWith("-") || token === "-") continue;
-    const name = token.replace(/^--?/, "").split("=")[0] ?? "";
+    const [flag = "", inline] = token.split(/=(.*)/s, 2);
+    const name = flag.replace(/^--?/, "");
     if (!known.has(name)) {
-      throw new UserError(
-        `ssebench ${path.join(" ")}: unknown option '${token.split("=")[0]}' (see 'ssebench ${path.join(" ")} --help')`,
-        ExitCode.usage,
-      );
+      throw new UserError(`${where}: unknown option '${flag}' (see '${where} --help')`, ExitCode.usage);
+    }
+    if (takesValue.has(name) && inline === undefined) {
+      // Like the parser underneath, the next word is the value even if it starts with "-" (-o -, -3).
+      if (i + 1 >= argv.length) throw new UserError(`${where}: option '${flag}' needs a value`, ExitCode.usage);
+      i++;
     }
   }
 }
@@ -100,7 +112,7 @@ export async function main(argv: string[]): Promise<number> {
       await printUsage(cmd, parent);
       return wantsHelp ? ExitCode.ok : ExitCode.usage;
     }
-    await rejectUnknownFlags(cmd, path, rest);
+    await checkFlags(cmd, path, rest);
     const { runCommand } = await import("citty");
     try {
       const { result } = await runCommand(cmd, { rawArgs: rest });

@@ -29,3 +29,23 @@ describe("ssebench top level", () => {
     expect(r.stdout).toContain("USAGE");
   });
 });
+
+describe("flag checks at the top level", () => {
+  test("an unknown option is a usage error naming it", async () => {
+    const r = await ssebench(["tasks", "list", "--bogus"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe("ssebench tasks list: unknown option '--bogus' (see 'ssebench tasks list --help')\n");
+  });
+
+  test("a string option given last without its value is a usage error, not the default", async () => {
+    const r = await ssebench(["tasks", "list", "--catalog"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe("ssebench tasks list: option '--catalog' needs a value\n");
+  });
+
+  test("the word after a string option is its value even when it starts with a dash", async () => {
+    const r = await ssebench(["tasks", "list", "--catalog", "-nonexistent"]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toStartWith("Cannot read the catalog at -nonexistent:");
+  });
+});
