@@ -1,7 +1,8 @@
 /** `ssebench catalog serve` through a real socket: the compiled binary, as users run it. */
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createCatalogApp } from "../../src/catalog/app.ts";
-import { hasNoStackTrace, ssebench, tempDir } from "../helpers/cli.ts";
+import { hasNoStackTrace, repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
 import { demoLock, demoManifest, digestOf, writeCatalogFiles } from "./fixtures.ts";
 import { rawRequest, type RunningServer, startServer } from "./server-process.ts";
 
@@ -193,7 +194,7 @@ describe("catalog serve start-up and shutdown", () => {
   });
 });
 
-const pilot = "/work/shared/conformance/pilot";
+const pilot = join(repoRoot, "../shared/conformance/pilot");
 const hasPilot = await Bun.file(`${pilot}/manifest.json`).exists();
 describe.skipIf(!hasPilot)("catalog serve on the pilot data (../shared)", () => {
   test("pins 54 tasks by digest and tags the stale one", async () => {
