@@ -18,7 +18,7 @@ export function parseLimit(text: string | undefined): number | undefined {
 
 function loadOverride(file: string): SourceOverride {
   const doc = readYamlFile(file);
-  if (!isMapping(doc.value)) fail(doc.at([]), msg.overrideNotMapping(file));
+  if (!isMapping(doc.value)) fail(doc.at([]), msg.overrideNotMapping());
   return { value: doc.value, file: doc };
 }
 

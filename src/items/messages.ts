@@ -72,5 +72,5 @@ export const msg = {
   schemasValue: (key: string) => `spec.schemas.${key}: expected a JSON Schema mapping, a path, or {ref: path}`,
   schemasInvalid: (key: string, what: string) => `spec.schemas.${key}: not a valid JSON Schema (draft-07): ${what}`,
   // CLI
-  overrideNotMapping: (file: string) => `${file}: a source override must be a mapping of spec.source fields`,
+  overrideNotMapping: () => "a source override must be a mapping of spec.source fields",
 } as const;

@@ -39,6 +39,13 @@ describe("ssebench dataset items", () => {
     ]);
   });
 
+  test("an override that is not a mapping names its file once", async () => {
+    const dir = tree({ "ds.yaml": good, "over.yaml": "- kind: csv\n" });
+    const r = await ssebench(["dataset", "items", "ds.yaml", "--source-override", "over.yaml"], { cwd: dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe("over.yaml:1:1: a source override must be a mapping of spec.source fields\n");
+  });
+
   test("a bad --limit is a usage error (exit 2)", async () => {
     const r = await ssebench(["dataset", "items", "x.yaml", "--limit", "0"]);
     expect(r.exitCode).toBe(2);
