@@ -23,6 +23,8 @@ export const msg = {
     `${flag} must be one of: ${choices.join(", ")} (got '${value}')`,
   difficulty: (value: string) => `--difficulty must be an integer from 0 to 4 (got '${value}')`,
   positiveInt: (flag: string, value: string) => `${flag} must be a positive whole number (got '${value}')`,
+  tooManySeconds: (flag: string, value: string, max: number) =>
+    `${flag} must be at most ${max} seconds (got '${value}')`,
   cpus: (value: string) => `--cpus must be a positive number of CPUs such as 1 or 1.5 (got '${value}')`,
   memory: (value: string) => `--memory must be a size such as 512m or 4g (got '${value}')`,
   missingFlag: (flag: string) => `${flag} is required`,

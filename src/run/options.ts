@@ -50,6 +50,13 @@ export const DEFAULTS = {
   runOverheadSeconds: 1800,
 } as const;
 
+/**
+ * Upper bounds of the time limits. Timers (here and in the entrypoint, which gets TIMEOUT) hold at
+ * most 2^31-1 ms (about 24.8 days); a longer delay fires at once, so a huge --timeout would stop the
+ * run immediately. --timeout leaves room for the default run limit (2 x timeout + overhead).
+ */
+export const MAX_SECONDS = { timeout: 1_000_000, runTimeout: 2_000_000 } as const;
+
 /** Default CPU limit: 2, or fewer on a smaller machine (docker refuses more than the host has). */
 export function defaultCpus(): number {
   return Math.min(2, availableParallelism());
@@ -74,8 +81,9 @@ function choice<T extends string>(flag: string, value: string, choices: readonly
   return value as T;
 }
 
-function positiveInt(flag: string, value: string): number {
+function positiveInt(flag: string, value: string, max?: number): number {
   if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw usageError(msg.positiveInt(flag, value));
+  if (max !== undefined && Number(value) > max) throw usageError(msg.tooManySeconds(flag, value, max));
   return Number(value);
 }
 
@@ -135,7 +143,7 @@ export function parseRunOptions(
   }
   const difficulty = raw.difficulty ?? String(DEFAULTS.difficulty);
   if (!/^[0-4]$/.test(difficulty)) throw usageError(msg.difficulty(difficulty));
-  const timeout = raw.timeout === undefined ? DEFAULTS.timeout : positiveInt("--timeout", raw.timeout);
+  const timeout = raw.timeout === undefined ? DEFAULTS.timeout : positiveInt("--timeout", raw.timeout, MAX_SECONDS.timeout);
   const cpus = raw.cpus === undefined ? defaultCpus() : Number(raw.cpus);
   if (!(cpus > 0) || !/^[0-9]*\.?[0-9]+$/.test(raw.cpus ?? "1")) throw usageError(msg.cpus(raw.cpus ?? ""));
   const memory = raw.memory ?? DEFAULTS.memory;
@@ -158,7 +166,7 @@ export function parseRunOptions(
     difficulty: Number(difficulty),
     timeout,
     runTimeout:
-      raw.runTimeout === undefined ? defaultRunTimeout(timeout) : positiveInt("--run-timeout", raw.runTimeout),
+      raw.runTimeout === undefined ? defaultRunTimeout(timeout) : positiveInt("--run-timeout", raw.runTimeout, MAX_SECONDS.runTimeout),
     egress,
     runId: raw.runId === undefined ? undefined : checkRunId(raw.runId),
     requirePass: Boolean(raw.requirePass),

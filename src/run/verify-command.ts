@@ -4,6 +4,8 @@ import { err, out, renderJson, renderTable } from "../cli/output.ts";
 import { usageError } from "../errors.ts";
 import { DockerCli } from "./docker.ts";
 import { findHome } from "./home.ts";
+import { msg } from "./messages.ts";
+import { MAX_SECONDS } from "./options.ts";
 import { verdictRow, verifyTasks } from "./verify.ts";
 
 export interface VerifyArgs {
@@ -17,8 +19,9 @@ export interface VerifyArgs {
 export async function verifyCommand(args: VerifyArgs): Promise<number> {
   const timeout = args.timeout === undefined ? 1800 : Number(args.timeout);
   if (!/^[0-9]+$/.test(args.timeout ?? "1") || timeout < 1) {
-    throw usageError(`--timeout must be a positive whole number (got '${args.timeout}')`);
+    throw usageError(msg.positiveInt("--timeout", String(args.timeout)));
   }
+  if (timeout > MAX_SECONDS.timeout) throw usageError(msg.tooManySeconds("--timeout", String(args.timeout), MAX_SECONDS.timeout));
   const home = findHome();
   const { verdicts, interrupted } = await verifyTasks(
     {

@@ -33,4 +33,14 @@ describe("run options", () => {
     expect(o.resources).toEqual({ cpus: 1.5, memory: "512m", pids_limit: 100 });
     expect(() => parseRunOptions({ task: "t", agent: "a", pidsLimit: "0" }, [], {})).toThrow(msg.positiveInt("--pids-limit", "0"));
   });
+
+  test("time limits stay within what a timer can hold (a huge one used to stop the run at once)", () => {
+    expect(parseRunOptions({ task: "t", agent: "a", timeout: "1000000" }, [], {}).runTimeout).toBe(2_001_800);
+    expect(() => parseRunOptions({ task: "t", agent: "a", timeout: "99999999999999999999" }, [], {})).toThrow(
+      msg.tooManySeconds("--timeout", "99999999999999999999", 1_000_000),
+    );
+    expect(() => parseRunOptions({ task: "t", agent: "a", runTimeout: "2000001" }, [], {})).toThrow(
+      msg.tooManySeconds("--run-timeout", "2000001", 2_000_000),
+    );
+  });
 });

@@ -40,6 +40,9 @@ describe("ssebench run: command line (exit 2)", () => {
     await fails([...local, "--agent", "dummy", "--mode", "cloud"], msg.choice("--mode", "cloud", ["sandbox", "sidecar"]), 2);
     await fails([...local, "--agent", "dummy", "--egress", "wide"], msg.choice("--egress", "wide", ["restricted", "open"]), 2);
     await fails([...local, "--agent", "dummy", "--timeout", "0"], msg.positiveInt("--timeout", "0"), 2);
+    // A delay past a timer's 2^31-1 ms fired at once and stopped the run before it began.
+    await fails([...local, "--agent", "dummy", "--timeout", "99999999999"], msg.tooManySeconds("--timeout", "99999999999", 1_000_000), 2);
+    await fails([...local, "--agent", "dummy", "--run-timeout", "2147484"], msg.tooManySeconds("--run-timeout", "2147484", 2_000_000), 2);
     await fails([...local, "--agent", "dummy", "--memory", "lots"], msg.memory("lots"), 2);
     await fails([...local, "--agent", "dummy", "--cpus=-1"], msg.cpus("-1"), 2);
   });
@@ -117,5 +120,8 @@ describe("ssebench dataset verify: bad input", () => {
     const r = await ssebench(["dataset", "verify", "--dir", fixtures, "--timeout", "soon"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe("--timeout must be a positive whole number (got 'soon')\n");
+    const huge = await ssebench(["dataset", "verify", "--dir", fixtures, "--timeout", "3000000"]);
+    expect(huge.exitCode).toBe(2);
+    expect(huge.stderr).toBe(`${msg.tooManySeconds("--timeout", "3000000", 1_000_000)}\n`);
   });
 });
