@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { selectPlugins } from "../formats/plugins.ts";
 import { notGraded, type PatchResult } from "../formats/result.ts";
-import { agentExtraNames, childEnv, LLM_VARS } from "./child-env.ts";
+import { agentExtraNames, allowedInherited, childEnv, LLM_VARS } from "./child-env.ts";
 import { readConfig } from "./config.ts";
 import { capturePatch, gitHome } from "./git.ts";
 import { grade } from "./grading.ts";
@@ -48,7 +48,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   let prepared: Prepared;
   let archiveOwner: Owner;
   try {
-    prepared = prepare(cfg.work, source, model);
+    prepared = prepare(cfg.work, source, model, env);
     log("DEBUG", "Prepared");
     archiveOwner = lockDown(cfg, task, model);
     log("DEBUG", "Locked down");
@@ -62,8 +62,10 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   const taskFile = join(cfg.work, "task.json");
   writeFileSync(taskFile, agentTaskBrief(task, cfg.taskRoot), { mode: 0o644 });
 
+  // Children inherit only the image's variables (recorded by prepare), never the run's extras.
+  const inherited = allowedInherited(env, prepared.env);
   const plugins = new PluginRunner(
-    { pluginsDir: cfg.pluginsDir, work: cfg.work, archive: cfg.archive, results: cfg.results, source, model, minuteMs: cfg.pluginMinuteMs, graceMs: cfg.graceMs, inherited: env },
+    { pluginsDir: cfg.pluginsDir, work: cfg.work, archive: cfg.archive, results: cfg.results, source, model, minuteMs: cfg.pluginMinuteMs, graceMs: cfg.graceMs, inherited },
     selected,
   );
   record.plugins = plugins;
@@ -72,7 +74,8 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   record.phase = "the agent phase";
   await record.gate(plugins.runBlocking("before-agent"));
   plugins.startOn("on-agent");
-  const agentEnv = childEnv(env, model, ["SSE_DIFFICULTY", ...LLM_VARS, ...agentExtraNames(env)], {
+  const agentExtras = agentExtraNames(env);
+  const agentEnv = childEnv(allowedInherited(env, prepared.env, agentExtras), model, ["SSE_DIFFICULTY", ...LLM_VARS, ...agentExtras], {
     SSE_ARCHIVE: cfg.archive,
     SSE_SOURCE: source,
     SSE_TASK_FILE: taskFile,
@@ -157,7 +160,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
         results: cfg.results,
         runner,
         patch,
-        inherited: env,
+        inherited,
         checkTimeoutMs: cfg.checkTimeoutMs,
         gradingTimeoutMs: cfg.gradingTimeoutMs,
         graceMs: cfg.graceMs,

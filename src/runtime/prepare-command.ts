@@ -13,6 +13,6 @@ export async function runPrepare(env: Record<string, string | undefined>): Promi
   const cache = workPaths(cfg.work).cache;
   const task = await readTaskConfig(cfg.taskRoot, cache);
   await loadPlugins(cfg.pluginsDir, cache);
-  prepare(cfg.work, cfg.sourceOverride ?? task.source, lookupUser(cfg.modelUser));
+  prepare(cfg.work, cfg.sourceOverride ?? task.source, lookupUser(cfg.modelUser), env);
   return 0;
 }

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { run } from "./fs-util.ts";
+import { imageEnvNames } from "./child-env.ts";
 import { gitHome, squash } from "./git.ts";
 import { log } from "./log.ts";
 import { msg } from "./messages.ts";
@@ -16,6 +17,8 @@ export interface Prepared {
   source: string;
   base: string;
   pristine: string;
+  /** Names of the image's environment at `prepare` (the children's allow-list, child-env.ts). */
+  env: string[];
 }
 
 export function workPaths(work: string) {
@@ -23,11 +26,12 @@ export function workPaths(work: string) {
   return { state, pristine: join(state, "pristine"), marker: join(state, "prepared.json"), gitHome: join(state, "git-home"), cache: join(state, "cache"), scratch: join(work, "scratch") };
 }
 
-export function prepare(work: string, source: string, model: Account): Prepared {
+/** `env` is the image's environment when run at image build (a run that prepares itself passes its own). */
+export function prepare(work: string, source: string, model: Account, env: Record<string, string | undefined>): Prepared {
   const paths = workPaths(work);
   if (existsSync(paths.marker)) {
     const done = JSON.parse(readFileSync(paths.marker, "utf8")) as Prepared;
-    if (done.source === source && existsSync(paths.pristine)) return done;
+    if (done.source === source && existsSync(paths.pristine) && Array.isArray(done.env)) return done;
   }
   if (!existsSync(source)) throw new UserError(msg.prepareFailed(`source tree ${source} does not exist`));
   mkdirSync(work, { recursive: true, mode: 0o711 });
@@ -44,7 +48,7 @@ export function prepare(work: string, source: string, model: Account): Prepared 
   if (!copy.ok) throw new UserError(msg.prepareFailed(`copying the tree: ${copy.stderr.trim()}`));
   const chown = run(["chown", "-R", "-h", `${model.uid}:${model.gid}`, source]);
   if (!chown.ok) throw new UserError(msg.prepareFailed(`handing the tree to ${model.name}: ${chown.stderr.trim()}`));
-  const prepared: Prepared = { source, base, pristine: paths.pristine };
+  const prepared: Prepared = { source, base, pristine: paths.pristine, env: imageEnvNames(env) };
   writeFileSync(paths.marker, `${JSON.stringify(prepared)}\n`, { mode: 0o600 });
   log("INFO", "Source tree prepared", { source, base, ms: Math.round(performance.now() - started) });
   return prepared;

@@ -1,6 +1,7 @@
 /** The bypasses an agent could try; each must fail for real (uid switching as root). */
 import { afterAll, afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { entrypointBin } from "../helpers/cli.ts";
 import { join } from "node:path";
 import { dropUsers, ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
 
@@ -99,4 +100,37 @@ test("an agent that keeps forking (outside its group) is stopped at the end of t
   expect(r.exitCode).toBe(124);
   expect(r.result.patch_result.error_type).toBeNull(); // every process stopped, so it was graded
   expect(liveProcessesOf(uidOf(users.model))).toEqual([]);
+});
+
+test("variables handed to the container at run time reach no child; the image's own (recorded by prepare) do", async () => {
+  dirs = newRun({
+    plugins: [
+      { name: "gradingp", hook: "after-grading", llm: true, script: 'env > "$SSE_ARCHIVE/env-plugin"' },
+      { name: "agentp", hook: "before-agent", script: 'env > "$SSE_ARCHIVE/env-agent-plugin"' },
+    ],
+  });
+  // The tool layer's RUN step: the image's environment is what prepare sees.
+  const prep = Bun.spawnSync([entrypointBin, "prepare"], { env: { ...dirs.env, GOFLAGS: "-mod=vendor", LC_ALL: "C.UTF-8" }, stderr: "pipe" });
+  expect(prep.exitCode).toBe(0);
+  const build = join(dirs.taskRoot, "scripts/build.sh");
+  writeFileSync(build, readFileSync(build, "utf8").replace("set -e\n", `set -e\nenv > /tmp/sse-env-build-${process.pid}\n`));
+  dirs.env = { ...dirs.env, GOFLAGS: "-mod=vendor", LC_ALL: "C.UTF-8", AWS_SECRET_ACCESS_KEY: "leak-aws", DOCKER_HOST: "tcp://leak-docker", MY_TOKEN: "leak-token", NODE_OPTIONS: "--x", SSE_AGENT_ENV: "NODE_OPTIONS" };
+  const r = await runEntrypoint(dirs, shAgent('env > "$SSE_ARCHIVE/env-agent"'));
+  expect(r.exitCode).toBe(0);
+  const seen = {
+    agent: readFileSync(join(dirs.archive, "env-agent"), "utf8"),
+    agentPlugin: readFileSync(join(dirs.archive, "env-agent-plugin"), "utf8"),
+    gradingPlugin: readFileSync(join(dirs.archive, "env-plugin"), "utf8"),
+    script: readFileSync(`/tmp/sse-env-build-${process.pid}`, "utf8"),
+  };
+  rmSync(`/tmp/sse-env-build-${process.pid}`);
+  for (const [who, env] of Object.entries(seen)) {
+    expect({ who, leaked: env.split("\n").filter((l) => l.includes("leak")) }).toEqual({ who, leaked: [] });
+    expect(env).toContain("GOFLAGS=-mod=vendor");
+    expect(env).toContain("LC_ALL=C.UTF-8");
+    expect(env).toContain("TIMEOUT=60");
+  }
+  // Only the agent gets what its layer names in SSE_AGENT_ENV.
+  expect(seen.agent).toContain("NODE_OPTIONS=--x");
+  expect(seen.script).not.toContain("NODE_OPTIONS");
 });
