@@ -3,6 +3,7 @@
  * agent layers are current, run the container on its own internal network under the run guard,
  * tear down, and record result.json + summary.json.
  */
+import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
@@ -171,7 +172,9 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   const plan = await validateRun(opts, { home: deps.home, env: deps.env, warn: reporter.warn });
   timer.lap("validation");
   const runId = opts.runId ?? newRunId(startedAt);
-  const network = `ssebench-${runId}`.toLowerCase();
+  // Unique per run, not just per run ID: the same --run-id is legal for another task, model or
+  // agent (concurrently, or after a --keep-container run that left its network behind).
+  const network = `ssebench-${runId}-${randomBytes(3).toString("hex")}`.toLowerCase();
   let networkCreated = false;
   // The network does not depend on the images: create it while the layers are looked up.
   const networkReady = createNetwork(docker, network, runId).then(

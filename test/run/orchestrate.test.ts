@@ -122,6 +122,16 @@ describe("runTask with a fake docker", () => {
     expect(docker.verbs()).toEqual(["network create", "image inspect", "network rm"]);
   });
 
+  test("each run gets its own network, even with a run ID another run already used", async () => {
+    // e.g. the same --run-id for another task, model or agent, or another results folder
+    await run({ runId: "shared", keepContainer: true });
+    await run({ runId: "shared", results: join(scratch.path, "results-elsewhere") });
+    const created = docker.calls.filter((c) => c[0] === "network" && c[1] === "create").map((c) => c.at(-1) as string);
+    expect(created).toHaveLength(2);
+    for (const name of created) expect(name).toMatch(/^ssebench-shared-[0-9a-f]{6}$/);
+    expect(created[0]).not.toBe(created[1]);
+  });
+
   test("--keep-container keeps the container and its network", async () => {
     await run({ keepContainer: true });
     expect(docker.verbs()).not.toContain("rm");
