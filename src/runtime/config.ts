@@ -18,6 +18,7 @@ export interface RuntimeConfig {
   graceMs: number;
   pluginMinuteMs: number;
   pluginSelection: string[] | undefined;
+  maxFileBytes: number;
   debug: boolean;
 }
 
@@ -30,6 +31,13 @@ function seconds(env: Env, name: string, fallback: number, integer: boolean): nu
   const value = Number(raw);
   if (!ok || !(value > 0 || (!integer && value === 0))) throw new UserError(msg.badNumber(name, raw));
   return value * 1000;
+}
+
+function megabytes(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback * 2 ** 20;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) <= 0) throw new UserError(msg.badMegabytes(name, raw));
+  return Number(raw) * 2 ** 20;
 }
 
 export function pluginSelection(raw: string | undefined): string[] | undefined {
@@ -60,6 +68,7 @@ export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
     graceMs: seconds(env, "SSE_KILL_GRACE", 3, false),
     pluginMinuteMs: seconds(env, "SSE_PLUGIN_MINUTE", 60, false),
     pluginSelection: pluginSelection(env.SSE_PLUGINS),
+    maxFileBytes: megabytes(env, "SSE_MAX_FILE_MB", 100),
     debug: (env.SSE_DEBUG ?? "") !== "",
   };
 }

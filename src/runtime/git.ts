@@ -3,7 +3,7 @@
  * squash that gives the agent one commit, and the capture of the agent's change against the
  * root-only copy of that commit (the agent's own .git is never read).
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "./fs-util.ts";
 import { capture } from "./processes.ts";
@@ -74,4 +74,32 @@ export async function capturePatch(g: GitEnv, gitDir: string, tree: string, base
   };
   await step(["add", "-A", "--ignore-errors", "."]);
   return step(["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", base]);
+}
+
+/**
+ * Files of the agent's change larger than `limit` bytes (not ignored; a file of the same size in
+ * `pristine` was there before and does not count). Only lists and stats, never reads a file: a
+ * 20 GB sparse file the agent left would otherwise be hashed as root until grading times out.
+ */
+export async function oversizedFiles(g: GitEnv, gitDir: string, tree: string, pristine: string, index: string, limit: number, timeoutMs: number): Promise<{ path: string; bytes: number }[]> {
+  rmSync(index, { force: true }); // an empty index: every file not ignored is listed, none hashed
+  const r = await capture(["git", "ls-files", "-o", "--exclude-standard", "-z"], { cwd: tree, env: env(g, { GIT_DIR: gitDir, GIT_WORK_TREE: tree, GIT_INDEX_FILE: index }), timeoutMs });
+  if (!r.ok) throw new Error(`git ls-files failed${r.code === null ? " (time limit)" : ""}: ${r.stderr.trim()}`);
+  const big: { path: string; bytes: number }[] = [];
+  for (const path of r.stdout.split("\0")) {
+    if (path === "") continue;
+    const st = lstatOrNull(join(tree, path));
+    if (!st?.isFile() || st.size <= limit) continue;
+    if (lstatOrNull(join(pristine, path))?.size === st.size) continue;
+    big.push({ path, bytes: st.size });
+  }
+  return big;
+}
+
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }

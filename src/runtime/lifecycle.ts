@@ -6,10 +6,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { selectPlugins } from "../formats/plugins.ts";
-import { notGraded, type PatchResult } from "../formats/result.ts";
+import { emptyVerdicts, notGraded, type PatchResult } from "../formats/result.ts";
 import { agentExtraNames, allowedInherited, childEnv, LLM_VARS } from "./child-env.ts";
 import { readConfig } from "./config.ts";
-import { capturePatch, gitHome } from "./git.ts";
+import { capturePatch, gitHome, oversizedFiles } from "./git.ts";
 import { grade } from "./grading.ts";
 import { lockDown, openTaskRootTo, type Owner, returnArchive } from "./lockdown.ts";
 import { configureLog, log } from "./log.ts";
@@ -138,7 +138,16 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   async function captureChange(): Promise<Uint8Array | PatchResult> {
     const paths = workPaths(cfg.work);
     try {
-      const patch = await capturePatch(gitHome(paths.gitHome), join(prepared.pristine, ".git"), source, prepared.base, join(paths.state, "capture.index"), cfg.gradingTimeoutMs);
+      const g = gitHome(paths.gitHome);
+      const gitDir = join(prepared.pristine, ".git");
+      const big = await oversizedFiles(g, gitDir, source, prepared.pristine, join(paths.state, "capture.index"), cfg.maxFileBytes, cfg.gradingTimeoutMs);
+      if (big.length > 0) {
+        // The agent's doing, like a patch that does not apply: a failure, not an ungraded run.
+        const list = big.map((f) => `${f.path} (${f.bytes} bytes)`).join("\n");
+        log("WARN", "Change too large to grade", { files: big.map((f) => f.path).join(",") });
+        return { status: "failed", ...emptyVerdicts(), build_success: false, func_test_success: false, intent_test_success: false, error_msg: msg.fileTooLarge(cfg.maxFileBytes / 2 ** 20), error_log: list, error_type: null, checks: [] };
+      }
+      const patch = await capturePatch(g, gitDir, source, prepared.base, join(paths.state, "capture.index"), cfg.gradingTimeoutMs);
       record.finalPatch = patch;
       writeFileSync(join(cfg.results, "final.patch"), patch, { mode: 0o644 });
       return patch;

@@ -10,6 +10,8 @@ export const msg = {
   archiveRequired: () => "ssebench-entrypoint: SSE_ARCHIVE environment variable is required",
   badNumber: (name: string, value: string) =>
     `ssebench-entrypoint: ${name}=${JSON.stringify(value)} is not a positive number of seconds`,
+  badMegabytes: (name: string, value: string) =>
+    `ssebench-entrypoint: ${name}=${JSON.stringify(value)} is not a positive whole number of megabytes`,
   noUser: (name: string) =>
     `ssebench-entrypoint: user "${name}" does not exist; the tool layer must create it`,
   taskConfig: (path: string, problem: string) => `${path}: ${problem}`,
@@ -22,6 +24,7 @@ export const msg = {
   intentFailed: () => "Intent test failed",
   applyFailed: () => "Patch apply failed",
   noCheck: () => "No check ran",
+  fileTooLarge: (limitMb: number) => `Patch too large: the change has files over ${limitMb} MB`,
   gradingTimeout: (secs: number) => `Timeout (${secs}s)`,
   interrupted: (signal: string, phase: string) => `Interrupted by ${signal} during ${phase}`,
   survivors: (user: string, pids: number[]) =>

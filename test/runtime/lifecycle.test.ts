@@ -80,7 +80,7 @@ describe("grading", () => {
   });
 
   test("capturing the change is bounded in time and never writes into the pristine repository", async () => {
-    dirs = newRun({ env: { SSE_GRADING_TIMEOUT: "1" } });
+    dirs = newRun({ env: { SSE_GRADING_TIMEOUT: "1", SSE_MAX_FILE_MB: "100000" } });
     await runEntrypoint(dirs, ["prepare"]);
     const objects = () => Bun.spawnSync(["sh", "-c", `find ${dirs!.work}/state/pristine/.git/objects -type f | sort`]).stdout.toString();
     const before = objects();
@@ -88,6 +88,17 @@ describe("grading", () => {
     expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "infra" });
     expect(r.result.patch_result.error_msg).toStartWith("Could not capture the agent's change: git add failed (time limit)");
     expect(objects()).toBe(before);
+  });
+
+  test("a huge file the agent leaves is its failure at once, never hashed and never an ungraded run", async () => {
+    dirs = newRun({ env: { SSE_MAX_FILE_MB: "1" } });
+    Bun.spawnSync(["truncate", "-s", "3M", join(dirs.source, "fixture.bin")]); // in the base: not the agent's
+    const started = performance.now();
+    const r = await runEntrypoint(dirs, shAgent("truncate -s 16G huge.bin && truncate -s 4M fixture2.bin && echo more >> README"));
+    expect(r.exitCode).toBe(0);
+    expect(r.result.patch_result).toMatchObject({ status: "failed", build_success: false, error_type: null, error_msg: "Patch too large: the change has files over 1 MB" });
+    expect(r.result.patch_result.error_log.split("\n").sort()).toEqual(["fixture2.bin (4194304 bytes)", "huge.bin (17179869184 bytes)"]);
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   test("a script that is missing is a grader error, not the agent's failure", async () => {
