@@ -84,9 +84,9 @@ export function startContainer(docker: Docker, spec: ContainerSpec, onOutput: (c
     const kept = chunk.replace(/^WARNING: IPv4 forwarding is disabled\. Networking will not work\.\n/m, "");
     if (kept) onOutput(kept);
   };
+  // docker's own refusal (e.g. `--cpus` above the host's) was streamed through onOutput already.
   const done = docker.call(runArgs(spec, cidfile), { onOutput: filtered }).then((r) => {
     readCid();
-    if (r.code !== 0 && !cid && r.stderr) onOutput(r.stderr);
     rmSync(temp, { recursive: true, force: true });
     return r.code;
   });
