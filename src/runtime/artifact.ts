@@ -1,5 +1,5 @@
 /** `ssebench-entrypoint artifact`: $SSE_ARCHIVE/artifact/manifest.json (docs/container-contract.md §9). */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { pythonJson } from "../formats/json-compat.ts";
 import { writeAtomic } from "./fs-util.ts";
@@ -29,6 +29,29 @@ function identity(path: string): string | undefined {
   }
 }
 
+/** The identity of a real folder only: the agent owned the archive and may have left a symlink there. */
+function folderIdentity(path: string): string | undefined {
+  try {
+    const st = lstatSync(path);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Hashed in chunks: a file of many GB (a sparse one the agent left, say) must not be read whole. */
+function sha256Of(path: string): string {
+  const hasher = new Bun.CryptoHasher("sha256");
+  const buf = Buffer.allocUnsafe(1 << 20);
+  const fd = openSync(path, "r");
+  try {
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) hasher.update(buf.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hasher.digest("hex");
+}
+
 function walk(root: string, prefix: string, skip: Set<string>, seen: Set<string>): FileEntry[] {
   const out: FileEntry[] = [];
   const visit = (dir: string, rel: string) => {
@@ -41,7 +64,7 @@ function walk(root: string, prefix: string, skip: Set<string>, seen: Set<string>
       const st = lstatSync(path);
       if (st.isDirectory()) visit(path, relPath);
       else if (st.isFile()) {
-        const sha256 = new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
+        const sha256 = sha256Of(path);
         out.push({ path: prefix + relPath, size_bytes: st.size, sha256, producer: producerOf(basename(path)) });
       }
     }
@@ -69,7 +92,7 @@ export function writeManifest(env: Record<string, string | undefined>): number {
     if (env.SSE_PLUGIN_SKIP_FILE) writeFileSync(env.SSE_PLUGIN_SKIP_FILE, `SSE_RESULTS ${results} is not a directory\n`);
     return 0;
   }
-  const skip = new Set([identity(join(archive, "artifact")), identity(join(archive, "plugins"))].filter((x): x is string => !!x));
+  const skip = new Set([folderIdentity(join(archive, "artifact")), folderIdentity(join(archive, "plugins"))].filter((x): x is string => !!x));
   const seen = new Set<string>();
   const files = walk(results, "", skip, seen);
   const archiveId = identity(archive);

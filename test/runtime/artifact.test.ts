@@ -1,7 +1,7 @@
 /** The shipped artifact plugin (runtime/plugins/artifact) and `ssebench-entrypoint artifact`. */
 import { afterAll, afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { entrypointBin, repoRoot, runBinary, tempDir } from "../helpers/cli.ts";
 import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint, shAgent } from "./harness.ts";
@@ -49,6 +49,28 @@ test("artifact without a results folder writes a skip reason and exits 0", async
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(`[artifact] SSE_RESULTS ${join(t.path, "none")} is not a directory; skipping\n`);
     expect(readFileSync(skip, "utf8")).toBe(`SSE_RESULTS ${join(t.path, "none")} is not a directory\n`);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test("artifact: a symlink the agent left at archive/artifact hides nothing, and a file over 4 GiB is hashed in chunks", async () => {
+  const t = tempDir();
+  try {
+    const results = join(t.path, "res");
+    const archive = join(results, "archive");
+    mkdirSync(archive, { recursive: true });
+    writeFileSync(join(results, "result.json"), "{}\n");
+    symlinkSync("..", join(archive, "artifact")); // points at the results folder itself
+    // Sparse: one byte past what a single Buffer can hold (reading it whole failed with ENOMEM).
+    Bun.spawnSync(["truncate", "-s", String(2 ** 32 + 1), join(archive, "big.bin")]);
+    const r = await runBinary(entrypointBin, ["artifact"], { env: { SSE_RESULTS: results, SSE_ARCHIVE: archive } });
+    expect(r.exitCode).toBe(0);
+    const m = JSON.parse(readFileSync(join(archive, "artifact/manifest.json"), "utf8"));
+    expect(m.files.map((f: { path: string }) => f.path)).toEqual(["archive/big.bin", "result.json"]);
+    // sha256 of 2^32+1 zero bytes (`head -c 4294967297 /dev/zero | sha256sum`)
+    expect(m.files[0]).toMatchObject({ size_bytes: 2 ** 32 + 1, sha256: "fbb82f7b353676bb562eb82157fcf0ea42c36492ca13ee56dbf82c08b6802c5c" });
+    expect(lstatSync(join(archive, "artifact")).isDirectory()).toBe(true);
   } finally {
     t.cleanup();
   }
