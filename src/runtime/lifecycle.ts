@@ -128,6 +128,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   plugins.startOn("on-grading");
   if (patch instanceof Uint8Array) result = await gradeRun(patch);
   record.patch = result;
+  record.graded = true;
   record.writeResult();
   await record.gate(plugins.awaitOn("on-grading", false));
   await record.gate(plugins.runBlocking("after-grading"));

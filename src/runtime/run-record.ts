@@ -25,6 +25,8 @@ export class RunRecord {
   archiveReturned = false;
   agentStartedAt?: number;
   patch?: PatchResult;
+  /** Set once grading has its verdict: an interrupt after that (grading plugins) keeps it. */
+  graded = false;
   finalPatch?: Uint8Array;
   checks: CheckRecord[] = [];
   runtime: RuntimeResult = { agent_duration: 0, agent_timeout: false, evaluator_timeout: false, agent_exit_code: null };
@@ -86,7 +88,7 @@ export class RunRecord {
     if (this.agentStartedAt !== undefined && this.phase === "the agent phase") {
       this.runtime.agent_duration = Math.round((performance.now() - this.agentStartedAt) / 1000);
     }
-    this.patch = notGraded("interrupted", msg.interrupted(signal, this.phase), known);
+    if (!this.graded) this.patch = notGraded("interrupted", msg.interrupted(signal, this.phase), known);
     try {
       this.writeResult();
       this.handOver();

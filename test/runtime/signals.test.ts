@@ -77,6 +77,19 @@ test("SIGTERM while a long patch capture runs is handled at once (nothing blocks
   expect(inTree).toEqual([]);
 });
 
+test("SIGTERM while the grading plugins run keeps the finished grade; the plugin is recorded, exit 143", async () => {
+  dirs = newRun({ plugins: [{ name: "slow", hook: "after-grading", script: `sleep ${SLEEP + 5}` }] });
+  const r = await runEntrypoint(dirs, shAgent("true"), {
+    onStart: (proc) => void waitForLog("plugin=slow").then(() => proc.kill("SIGTERM")),
+  });
+  expect(r.exitCode).toBe(143);
+  // The unchanged tree fails on its PoC: that verdict was known before the signal came.
+  expect(r.result.patch_result).toMatchObject({ status: "failed", error_type: null, error_msg: "PoC failed: pocs/poc.txt", build_success: true });
+  expect(r.result.patch_result.checks).toHaveLength(4);
+  expect(r.pluginResults!.map((p) => `${p.name}:${p.status}`)).toEqual(["slow:failed"]);
+  expect(sleepsLeft(5)).toEqual([]);
+});
+
 test("as PID 1 without an init it refuses with a clear message", async () => {
   dirs = newRun();
   const proc = Bun.spawn(["unshare", "--pid", "--fork", "--mount-proc", entrypointBin, "--", "true"], { env: dirs.env, stdout: "pipe", stderr: "pipe" });
