@@ -28,19 +28,46 @@ function loadOverride(file: string): SourceOverride {
  */
 const rssCap = 160 * 1024 * 1024;
 
-/** Writes text to stdout, waiting for the pipe to drain (memory stays bounded). */
+/**
+ * Writes text to stdout, waiting for the pipe to drain (memory stays bounded). A reader that goes
+ * away (`| head`) ends the output quietly: `closed` turns true and further text is dropped. (Bun's
+ * FileSink reported every pending chunk of a closed pipe as its own unhandled EPIPE.)
+ */
 function stdoutWriter() {
-  const sink = Bun.stdout.writer({ highWaterMark: 1 << 16 });
-  let pending = 0;
+  const stream = process.stdout;
+  let closed = false;
+  let pending = "";
   let sinceGc = 0;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+  });
+  const drained = () =>
+    new Promise<void>((done) => {
+      const finish = () => {
+        stream.off("drain", finish);
+        stream.off("error", finish);
+        done();
+      };
+      stream.on("drain", finish);
+      stream.on("error", finish);
+    });
+  const flush = async () => {
+    const text = pending;
+    pending = "";
+    if (closed || text === "") return;
+    if (!stream.write(text) && !closed) await drained();
+  };
   return {
+    get closed() {
+      return closed;
+    },
     async write(text: string) {
-      sink.write(text);
-      pending += text.length;
-      if (pending >= 1 << 18) {
-        sinceGc += pending;
-        pending = 0;
-        await sink.flush();
+      if (closed) return;
+      pending += text;
+      if (pending.length >= 1 << 18) {
+        sinceGc += pending.length;
+        await flush();
         // At most one collection per 16 MB written: the allocator may keep RSS above the cap.
         if (sinceGc >= 1 << 24 && process.memoryUsage.rss() > rssCap) {
           sinceGc = 0;
@@ -49,7 +76,9 @@ function stdoutWriter() {
       }
     },
     async end() {
-      await sink.flush();
+      await flush();
+      // The last chunk must reach the pipe before the process exits.
+      if (!closed) await new Promise<void>((done) => stream.write("", () => done()));
     },
   };
 }
@@ -66,7 +95,7 @@ export async function runItems(file: string, options: { limit?: string; sourceOv
     let text = "";
     for (const item of take) text += `${JSON.stringify(item)}\n`;
     await stdout.write(text);
-    if (count === limit) break;
+    if (count === limit || stdout.closed) break;
   }
   await stdout.end();
   for (const problem of dataset.problems) err(problem);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { hasNoStackTrace, ssebench } from "../helpers/cli.ts";
+import { hasNoStackTrace, ssebench, ssebenchBin } from "../helpers/cli.ts";
 import { declarative, tree } from "./helpers.ts";
 
 const good = declarative("    - {id: a, inputs: {user: Hello}, category: c}\n    - {id: b, prompt: Legacy}\n");
@@ -44,6 +44,20 @@ describe("ssebench dataset items", () => {
     const r = await ssebench(["dataset", "items", "ds.yaml", "--source-override", "over.yaml"], { cwd: dir });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toBe("over.yaml:1:1: a source override must be a mapping of spec.source fields\n");
+  });
+
+  test("a reader that stops early (| head) ends the output quietly, exit 0", async () => {
+    const rows = Array.from({ length: 50_000 }, (_, i) => JSON.stringify({ id: `r${i}`, question: `Q${i}` })).join("\n");
+    const dir = tree({
+      "ds.yaml": "apiVersion: lab/v1\nkind: Dataset\nmetadata: {name: s}\nspec:\n  source: {kind: jsonl, path: r.jsonl}\n",
+      "r.jsonl": rows,
+    });
+    // Used to be exit 70 with an EPIPE stack trace per pending chunk.
+    const proc = Bun.spawn(["bash", "-c", 'set -o pipefail; "$0" dataset items ds.yaml 2>err.txt | head -n 1', ssebenchBin], { cwd: dir, stdout: "pipe" });
+    const first = await new Response(proc.stdout).text();
+    expect(await proc.exited).toBe(0);
+    expect(JSON.parse(first)).toEqual({ id: "r0", inputs: { user: "Q0" } });
+    expect(await Bun.file(join(dir, "err.txt")).text()).toBe("");
   });
 
   test("a bad --limit is a usage error (exit 2)", async () => {
