@@ -11,7 +11,7 @@ import { agentExtraNames, allowedInherited, childEnv, LLM_VARS } from "./child-e
 import { readConfig } from "./config.ts";
 import { capturePatch, gitHome, oversizedFiles } from "./git.ts";
 import { grade } from "./grading.ts";
-import { lockDown, openTaskRootTo, type Owner, returnArchive } from "./lockdown.ts";
+import { clearLeftovers, lockDown, openTaskRootTo, type Owner, returnArchive } from "./lockdown.ts";
 import { configureLog, log } from "./log.ts";
 import { msg } from "./messages.ts";
 import { loadPlugins } from "./plugin-config.ts";
@@ -113,6 +113,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   survivors = [...survivors, ...(await record.gate(killUserProcesses(model)))];
   returnArchive(cfg, archiveOwner, model);
   record.archiveReturned = true;
+  clearLeftovers(model, [source, cfg.archive, model.home]);
 
   // Grading: the grading hooks run whether or not the change can be graded.
   record.phase = "grading";

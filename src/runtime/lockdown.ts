@@ -2,8 +2,8 @@
  * Permissions around the agent phase (docs/container-contract.md §3): task files, reference patch
  * and results out of model's reach; plugins not writable by it; the archive lent to it.
  */
-import { chmodSync, chownSync, lchownSync, lstatSync, mkdirSync, readdirSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, chownSync, lchownSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { dirname, join, sep } from "node:path";
 import type { RuntimeConfig } from "./config.ts";
 import { chownTree } from "./fs-util.ts";
 import { log } from "./log.ts";
@@ -70,6 +70,31 @@ export function returnArchive(cfg: RuntimeConfig, owner: Owner, model: Account):
     chownSync(cfg.archive, owner.uid, owner.gid);
     chownTree(cfg.archive, owner.uid, owner.gid, model.uid);
   });
+}
+
+/** The shared scratch folders every user can write to (sticky), where the agent could leave things. */
+export const SHARED_TMP = ["/tmp", "/var/tmp", "/dev/shm"];
+
+/**
+ * After the agent phase: removes what model left at the top of the shared scratch folders (a
+ * poisoned cache, a planted file a build or test reads by a fixed name), keeping any entry that
+ * is or holds one of `keep` (the source tree, the archive). Its processes are all gone by now.
+ */
+export function clearLeftovers(model: Account, keep: string[], folders = SHARED_TMP): void {
+  for (const folder of folders) {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const path = join(folder, name);
+      if (lstatOrNull(path)?.uid !== model.uid) continue;
+      if (keep.some((k) => k === path || k.startsWith(path + sep))) continue;
+      tryDo(`remove ${path} left by ${model.name}`, () => rmSync(path, { recursive: true, force: true }));
+    }
+  }
 }
 
 /** Grading: sse-runner (group) may read the task files; the reference patch stays root-only. */

@@ -1,6 +1,6 @@
 /** The bypasses an agent could try; each must fail for real (uid switching as root). */
 import { afterAll, afterEach, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { entrypointBin } from "../helpers/cli.ts";
 import { join } from "node:path";
 import { dropUsers, ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, uidOf, users } from "./harness.ts";
@@ -133,4 +133,16 @@ test("variables handed to the container at run time reach no child; the image's 
   // Only the agent gets what its layer names in SSE_AGENT_ENV.
   expect(seen.agent).toContain("NODE_OPTIONS=--x");
   expect(seen.script).not.toContain("NODE_OPTIONS");
+});
+
+test("what the agent leaves in /tmp, /var/tmp and /dev/shm is gone before the grading scripts run", async () => {
+  dirs = newRun();
+  const planted = ["/tmp", "/var/tmp", "/dev/shm"].map((d) => `${d}/sse-planted-${process.pid}`);
+  const build = join(dirs.taskRoot, "scripts/build.sh");
+  // A build that would pick up a poisoned cache: it fails when a planted entry is there.
+  writeFileSync(build, readFileSync(build, "utf8").replace("set -e\n", `set -e\nfor p in ${planted.join(" ")}; do test ! -e "$p"; done\n`));
+  const r = await runEntrypoint(dirs, shAgent(planted.map((p) => `mkdir -p ${p}/cache && echo poison > ${p}/cache/obj`).join(" && ")));
+  expect(r.exitCode).toBe(0);
+  expect(r.result.patch_result).toMatchObject({ status: "failed", build_success: true, error_type: null });
+  for (const p of planted) expect(existsSync(p)).toBe(false);
 });
