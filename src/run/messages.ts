@@ -28,6 +28,7 @@ export const msg = {
   cpus: (value: string) => `--cpus must be a positive number of CPUs such as 1 or 1.5 (got '${value}')`,
   memory: (value: string) => `--memory must be a size such as 512m or 4g (got '${value}')`,
   missingFlag: (flag: string) => `${flag} is required`,
+  unexpectedArgument: (word: string) => `ssebench run: unexpected argument '${word}' (see 'ssebench run --help')`,
   pathSegment: (flag: string, value: string) =>
     `${flag} '${value}' cannot be used as a folder name in the results (letters, digits, '.', '_', '-' only)`,
 

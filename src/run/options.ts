@@ -96,8 +96,9 @@ export function repeatedFlag(rawArgs: readonly string[], name: string): string[]
     if (token === "--") break;
     if (token === `--${name}`) {
       seen = true;
+      // As for every string flag, the next word is the value even if it starts with "-".
       const next = rawArgs[i + 1];
-      if (next !== undefined && !next.startsWith("-")) values.push(next);
+      if (next !== undefined) values.push(next);
       i++;
     } else if (token.startsWith(`--${name}=`)) {
       seen = true;
@@ -110,6 +111,8 @@ export function repeatedFlag(rawArgs: readonly string[], name: string): string[]
 }
 
 export interface RawRunArgs {
+  /** positional words: `run` takes none */
+  _?: string[];
   task?: string;
   agent?: string;
   model?: string;
@@ -136,6 +139,8 @@ export function parseRunOptions(
   rawArgs: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): RunOptions {
+  const stray = raw._?.[0];
+  if (stray !== undefined) throw usageError(msg.unexpectedArgument(stray));
   if (!raw.task) throw usageError(msg.missingFlag("--task"));
   if (!raw.agent) throw usageError(msg.missingFlag("--agent"));
   for (const [flag, value] of [["--task", raw.task], ["--agent", raw.agent], ["--model", raw.model]] as const) {

@@ -43,4 +43,13 @@ describe("run options", () => {
       msg.tooManySeconds("--run-timeout", "2000001", 2_000_000),
     );
   });
+
+  test("--plugin takes the next word even if it starts with '-', as every string flag does", () => {
+    // It used to skip it, so `--plugin --run-id x` silently dropped both the plugin and the run ID.
+    expect(repeatedFlag(["--plugin", "--run-id", "x"], "plugin")).toEqual(["--run-id"]);
+  });
+
+  test("run takes no positional words", () => {
+    expect(() => parseRunOptions({ _: ["stray"], task: "t", agent: "a" }, [], {})).toThrow(msg.unexpectedArgument("stray"));
+  });
 });

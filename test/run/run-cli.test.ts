@@ -47,6 +47,12 @@ describe("ssebench run: command line (exit 2)", () => {
     await fails([...local, "--agent", "dummy", "--cpus=-1"], msg.cpus("-1"), 2);
   });
 
+  test("a stray word is a usage error, not silently ignored", async () => {
+    // `--plugin --run-id x1` made the binary run with a generated run ID and no plugin.
+    await fails([...local, "--agent", "dummy", "--plugin", "--run-id", "x1"], msg.unexpectedArgument("x1"), 2);
+    await fails([...local, "--agent", "dummy", "--require-pass", "yes"], msg.unexpectedArgument("yes"), 2);
+  });
+
   test("an unknown flag is a usage error", async () => {
     const r = await ssebench(["run", ...local, "--agent", "dummy", "--frobnicate"]);
     expect(r.exitCode).toBe(2);
