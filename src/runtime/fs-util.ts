@@ -14,13 +14,7 @@ export function writeAtomic(path: string, data: string, mode = 0o644): void {
  * owned by that uid change: a hard link the agent made to a root file is left alone.
  */
 export function chownTree(dir: string, uid: number, gid: number, onlyFromUid?: number): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of namesIn(dir)) {
     const path = join(dir, name);
     let st;
     try {
@@ -38,6 +32,15 @@ export function chownTree(dir: string, uid: number, gid: number, onlyFromUid?: n
       }
     }
     if (st.isDirectory()) chownTree(path, uid, gid, onlyFromUid);
+  }
+}
+
+/** The entries of a folder; none when it cannot be read (gone, not a folder). */
+export function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

@@ -5,7 +5,7 @@
 import { chmodSync, chownSync, lchownSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import type { RuntimeConfig } from "./config.ts";
-import { chownTree } from "./fs-util.ts";
+import { chownTree, namesIn } from "./fs-util.ts";
 import { log } from "./log.ts";
 import type { TaskConfig } from "./task.ts";
 import type { Account } from "./users.ts";
@@ -82,13 +82,7 @@ export const SHARED_TMP = ["/tmp", "/var/tmp", "/dev/shm"];
  */
 export function clearLeftovers(model: Account, keep: string[], folders = SHARED_TMP): void {
   for (const folder of folders) {
-    let names: string[];
-    try {
-      names = readdirSync(folder);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
+    for (const name of namesIn(folder)) {
       const path = join(folder, name);
       if (lstatOrNull(path)?.uid !== model.uid) continue;
       if (keep.some((k) => k === path || k.startsWith(path + sep))) continue;
