@@ -60,6 +60,14 @@ describe("ssebench dataset items", () => {
     expect(await Bun.file(join(dir, "err.txt")).text()).toBe("");
   });
 
+  test("a second FILE is a usage error, not silently ignored", async () => {
+    const dir = tree({ "a.yaml": good, "b.yaml": good });
+    const r = await ssebench(["dataset", "items", "a.yaml", "b.yaml"], { cwd: dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe("ssebench dataset items: unexpected argument 'b.yaml' (one FILE; see 'ssebench dataset items --help')\n");
+  });
+
   test("a bad --limit is a usage error (exit 2)", async () => {
     const r = await ssebench(["dataset", "items", "x.yaml", "--limit", "0"]);
     expect(r.exitCode).toBe(2);
