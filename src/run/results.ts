@@ -41,6 +41,12 @@ export function createRunDir(
   try {
     mkdirSync(parent, { recursive: true });
     mkdirSync(path);
+  } catch (cause) {
+    // Another run with the same ID won the race since the check above (or a dangling link is there).
+    if ((cause as NodeJS.ErrnoException).code === "EEXIST") throw new UserError(msg.runDirExists(path));
+    throw new UserError(`${path}: cannot create the run folder: ${describeCause(cause)}`);
+  }
+  try {
     mkdirSync(join(path, "archive"));
     writeFileSync(join(path, "result.json"), "");
   } catch (cause) {

@@ -24,6 +24,15 @@ describe("results layout", () => {
     expect(readlinkSync(join(dir.path, "t", "none", "dummy", "latest"))).toBe("two");
   });
 
+  test("a run folder taken between the check and mkdir (here: a dangling link) is 'already has results'", () => {
+    const parent = join(dir.path, "v", "none", "dummy");
+    mkdirSync(parent, { recursive: true });
+    symlinkSync("nowhere", join(parent, "raced"));
+    expect(() => createRunDir(dir.path, { task: "v", model: "none", agent: "dummy", runId: "raced" }, () => {})).toThrow(
+      msg.runDirExists(join(parent, "raced")),
+    );
+  });
+
   test("latest that cannot be replaced is a warning, not a failure", () => {
     const parent = join(dir.path, "u", "none", "dummy");
     mkdirSync(join(parent, "latest"), { recursive: true });
