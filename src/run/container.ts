@@ -26,6 +26,15 @@ export interface ContainerSpec {
   referencePatch: string | undefined;
 }
 
+/**
+ * A `--mount` bind. Not `-v src:dst`, which splits at every ':' so a results folder such as
+ * `/srv/a:b` made docker refuse the run; --mount fields are CSV, so a field with ',' or '"' is quoted.
+ */
+export function bindMount(source: string, target: string, readonly = false): string {
+  const fields = ["type=bind", `source=${source}`, `target=${target}`, ...(readonly ? ["readonly"] : [])];
+  return fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f)).join(",");
+}
+
 /** The `docker run` argv (without the leading "run"), spec §4.5 plus --init and limits. */
 export function runArgs(spec: ContainerSpec, cidfile: string): string[] {
   const args = ["run", "--cidfile", cidfile, "--init", "--sig-proxy=false"];
@@ -42,10 +51,8 @@ export function runArgs(spec: ContainerSpec, cidfile: string): string[] {
     String(spec.resources.pids_limit),
   );
   for (const [k, v] of Object.entries(spec.env)) args.push("-e", `${k}=${v}`);
-  args.push("-v", `${spec.runDir}:${RESULTS_MOUNT}`, "-v", `${spec.archiveDir}:${ARCHIVE_MOUNT}`);
-  if (spec.referencePatch) {
-    args.push("--mount", `type=bind,source=${spec.referencePatch},target=${REFERENCE_MOUNT},readonly`);
-  }
+  args.push("--mount", bindMount(spec.runDir, RESULTS_MOUNT), "--mount", bindMount(spec.archiveDir, ARCHIVE_MOUNT));
+  if (spec.referencePatch) args.push("--mount", bindMount(spec.referencePatch, REFERENCE_MOUNT, true));
   for (const [k, v] of Object.entries(spec.labels)) args.push("--label", `${k}=${v}`);
   args.push(spec.image);
   return args;

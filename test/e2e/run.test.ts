@@ -82,6 +82,16 @@ describe.skipIf(!E2E)(`ssebench run on a real engine${SKIP_REASON}`, () => {
     expectNothingLeft("cached-2");
   });
 
+  test("a results folder whose path has ':' and ',' (docker's -v would split it) is mounted", async () => {
+    const odd = join(results.path, "a:b,c");
+    const r = await ssebench([...base.slice(0, -4), "--results", odd, "--timeout", "600", "--agent", "dummy", "--run-id", "odd-path-1"], { env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("Grade: failed");
+    const summary = readJson<Summary>(join(odd, DEMO_TASK, "none", "dummy", "odd-path-1", "summary.json"));
+    expect(summary.patch_result.pov_total).toBe(1);
+    expectNothingLeft("odd-path-1");
+  });
+
   test("Ctrl-C stops the container and records an interrupted run (exit 130)", async () => {
     const proc = Bun.spawn([ssebenchBin, ...base, "--agent", "sleeper", "--run-id", "interrupted-1"], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },

@@ -1,6 +1,6 @@
 /** The run container's client side: what a refused `docker run` shows. The real engine is in test/e2e. */
 import { describe, expect, test } from "bun:test";
-import { startContainer } from "../../src/run/container.ts";
+import { bindMount, runArgs, startContainer } from "../../src/run/container.ts";
 import type { Docker, DockerCallOptions, DockerResult } from "../../src/run/docker.ts";
 
 /** Streams its stderr through onOutput and also returns it, as DockerCli does. */
@@ -33,5 +33,30 @@ describe("startContainer", () => {
     expect(await running.done).toBe(125);
     expect(running.id()).toBeUndefined();
     expect(shown.join("")).toBe("docker: Error response from daemon: Range of CPUs is from 0.01 to 2.00.\n");
+  });
+
+  test("mounts are --mount binds: a ':' in a path is kept, ',' and '\"' are CSV-quoted", () => {
+    expect(bindMount("/srv/a:b", "/var/lib/ssebench/results")).toBe("type=bind,source=/srv/a:b,target=/var/lib/ssebench/results");
+    expect(bindMount('/srv/a,"b"', "/t", true)).toBe('type=bind,"source=/srv/a,""b""",target=/t,readonly');
+    const args = runArgs(
+      {
+        image: "img",
+        network: "n",
+        runDir: "/r:1",
+        archiveDir: "/r:1/archive",
+        env: {},
+        labels: {},
+        resources: { cpus: 1, memory: "1g", pids_limit: 10 },
+        platform: undefined,
+        referencePatch: "/tmp/p.diff",
+      },
+      "/tmp/cid",
+    );
+    expect(args).not.toContain("-v");
+    expect(args.filter((a, i) => args[i - 1] === "--mount")).toEqual([
+      "type=bind,source=/r:1,target=/var/lib/ssebench/results",
+      "type=bind,source=/r:1/archive,target=/tmp/sse-archive",
+      "type=bind,source=/tmp/p.diff,target=/reference/patch.diff,readonly",
+    ]);
   });
 });

@@ -51,7 +51,8 @@ export class FakeDocker implements Docker {
     }
     if (verb === "run") {
       writeFileSync(args[args.indexOf("--cidfile") + 1] as string, "cid123");
-      const runDir = (args[args.indexOf("-v") + 1] as string).split(":")[0] as string;
+      const mount = args.find((a) => a.endsWith(",target=/var/lib/ssebench/results")) as string;
+      const runDir = mount.slice("type=bind,source=".length, -",target=/var/lib/ssebench/results".length);
       await Promise.race([this.container.until ?? Promise.resolve(), new Promise<void>((r) => (this.stopContainer = r))]);
       if (!this.stopped && this.container.result !== undefined) {
         writeFileSync(join(runDir, "result.json"), JSON.stringify(this.container.result));
