@@ -11,7 +11,7 @@ import { type CaseImageRef } from "../catalog/image-refs.ts";
 import { parseDockerfile } from "../dataset/dockerfile.ts";
 import { InputHash } from "./content-hash.ts";
 import { type Docker, dockerOk, firstLine } from "./docker.ts";
-import { ensureLayer, type ImageInfo, inspectImages, type LayerResult, withTag } from "./layers.ts";
+import { ensureLayer, type ImageInfo, inspectImages, type LayerResult, refComponent, withTag } from "./layers.ts";
 import { msg } from "./messages.ts";
 import type { Reporter } from "./reporter.ts";
 
@@ -26,7 +26,7 @@ export interface CaseSource {
 
 /** `<registry>/case/<dataset>/<task>` lower-case, the local name of a folder-built case image. */
 export function localCaseTag(registry: string, dataset: string, task: string): string {
-  const name = `case/${dataset}/${task}`.toLowerCase();
+  const name = `case/${refComponent(dataset)}/${refComponent(task)}`;
   return withTag(registry ? `${registry}/${name}` : name);
 }
 

@@ -18,6 +18,16 @@ export interface ImageInfo {
   inputs: string;
 }
 
+/**
+ * A name (dataset folder, task ID, agent name) as one component of an image path, which docker
+ * allows only as `[a-z0-9]+` joined by '.', '_', '__' or dashes: lower-cased, anything else becomes
+ * '-', so a dataset folder "My DS+1" or a task "a..b" gives a valid tag instead of a refused build.
+ */
+export function refComponent(name: string): string {
+  const joined = name.toLowerCase().replace(/[^a-z0-9]+/g, (sep) => (/^(\.|_|__|-+)$/.test(sep) ? sep : "-"));
+  return joined.replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, "") || "x";
+}
+
 /** `name` → `name:latest` when it has no tag or digest (docker's own default, made explicit). */
 export function withTag(ref: string): string {
   if (ref.includes("@")) return ref;

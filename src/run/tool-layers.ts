@@ -10,18 +10,18 @@ import { VERSION } from "../version.ts";
 import type { Agent } from "./agents.ts";
 import { InputHash } from "./content-hash.ts";
 import type { Home } from "./home.ts";
-import { type LayerSpec, withTag } from "./layers.ts";
+import { type LayerSpec, refComponent, withTag } from "./layers.ts";
 import { UserError } from "../errors.ts";
 import { msg } from "./messages.ts";
 
 const prefixed = (registry: string, name: string) => withTag(registry ? `${registry}/${name}` : name);
 
 export function toolTag(registry: string, task: string): string {
-  return prefixed(registry, `tool/${task.toLowerCase()}:${VERSION}`);
+  return prefixed(registry, `tool/${refComponent(task)}:${VERSION}`);
 }
 
 export function agentTag(registry: string, agent: Agent, task: string): string {
-  return prefixed(registry, `agent-${agent.name}/${task.toLowerCase()}:${agent.version ?? VERSION}`.toLowerCase());
+  return prefixed(registry, `agent-${refComponent(agent.name)}/${refComponent(task)}:${agent.version ?? VERSION}`.toLowerCase());
 }
 
 const PLUGIN_FILES = ["plugins.yaml", "schema.json"];

@@ -4,7 +4,7 @@
  * container or network behind.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readlinkSync } from "node:fs";
+import { existsSync, readlinkSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/summary.ts";
 import { ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
@@ -90,6 +90,15 @@ describe.skipIf(!E2E)(`ssebench run on a real engine${SKIP_REASON}`, () => {
     const summary = readJson<Summary>(join(odd, DEMO_TASK, "none", "dummy", "odd-path-1", "summary.json"));
     expect(summary.patch_result.pov_total).toBe(1);
     expectNothingLeft("odd-path-1");
+  });
+
+  test("a dataset folder whose name is no valid image name (space, '+') still builds its case image", async () => {
+    const link = join(results.path, "My DS+1");
+    symlinkSync(demoDir, link);
+    const r = await ssebench(["run", "--local", link, "--task", DEMO_TASK, "--results", results.path, "--agent", "dummy", "--run-id", "odd-dataset-1"], { env });
+    expect(r.stderr).toContain("case/my-ds-1/");
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("Grade: failed");
   });
 
   test("Ctrl-C stops the container and records an interrupted run (exit 130)", async () => {

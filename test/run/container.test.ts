@@ -1,7 +1,10 @@
 /** The run container's client side: what a refused `docker run` shows. The real engine is in test/e2e. */
 import { describe, expect, test } from "bun:test";
 import { bindMount, runArgs, startContainer } from "../../src/run/container.ts";
+import { localCaseTag } from "../../src/run/case-image.ts";
 import type { Docker, DockerCallOptions, DockerResult } from "../../src/run/docker.ts";
+import { refComponent } from "../../src/run/layers.ts";
+import { agentTag, toolTag } from "../../src/run/tool-layers.ts";
 
 /** Streams its stderr through onOutput and also returns it, as DockerCli does. */
 class RefusingDocker implements Docker {
@@ -58,5 +61,21 @@ describe("startContainer", () => {
       "type=bind,source=/r:1/archive,target=/tmp/sse-archive",
       "type=bind,source=/tmp/p.diff,target=/reference/patch.diff,readonly",
     ]);
+  });
+});
+
+describe("image names", () => {
+  test("folder, task and agent names become valid image path components", () => {
+    expect(refComponent("My DS+1")).toBe("my-ds-1");
+    expect(refComponent("Odd.Task_1")).toBe("odd.task_1");
+    expect(refComponent("a..b")).toBe("a-b");
+    expect(refComponent("t-")).toBe("t");
+    expect(refComponent("a__b--c")).toBe("a__b--c");
+    expect(refComponent("htmlesc-quote-overflow")).toBe("htmlesc-quote-overflow");
+    const reg = "ghcr.io/x/ssebench";
+    // A dataset folder with a space and '+' used to give a tag docker refuses ("invalid reference format").
+    expect(localCaseTag(reg, "My DS+1", "a..b")).toBe(`${reg}/case/my-ds-1/a-b:latest`);
+    expect(toolTag(reg, "a..b")).toMatch(new RegExp(`^${reg}/tool/a-b:`));
+    expect(agentTag(reg, { name: "My Agent", version: "1.0.0" } as never, "T.")).toBe(`${reg}/agent-my-agent/t:1.0.0`);
   });
 });
