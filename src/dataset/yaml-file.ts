@@ -5,7 +5,7 @@
  * line and column), several documents.
  */
 import { readFileSync, statSync } from "node:fs";
-import { type Tags, parseDocument } from "yaml";
+import { type Document, type Tags, isAlias, isCollection, parseDocument, visit } from "yaml";
 import { describeCause } from "../errors.ts";
 
 export type YamlResult = { ok: true; data: unknown } | { ok: false; cause: string };
@@ -14,10 +14,25 @@ export type YamlResult = { ok: true; data: unknown } | { ok: false; cause: strin
 const PY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
 const PY_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
 
+// PyYAML's int, float and timestamp resolvers, which are narrower than the yaml package's 1.1
+// ones: `1e5`, `09`, `+.5`, `0:30` and `2001-1-1` are strings to PyYAML (a dataset version
+// `2024-1-1` is valid there). Keyed by the yaml package's own pattern for the same tag.
+const PY_NARROWER: Record<string, RegExp> = {
+  "^[-+]?[0-9][0-9_]*$": /^[-+]?(?:0|[1-9][0-9_]*)$/,
+  "^[-+]?(?:[0-9][0-9_]*)?(?:\\.[0-9_]*)?[eE][-+]?[0-9]+$": /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)[eE][-+][0-9]+$/,
+  "^[-+]?(?:[0-9][0-9_]*)?\\.[0-9_]*$": /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/,
+  "^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$": /^[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+$/,
+};
+const PY_TIMESTAMP =
+  /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$/;
+
 function pyyamlTags(tags: Tags): Tags {
   return tags.map((tag) => {
-    if (typeof tag !== "object" || tag.tag !== "tag:yaml.org,2002:bool" || !("test" in tag) || !tag.test) return tag;
-    return { ...tag, test: tag.test.test("yes") ? PY_TRUE : PY_FALSE };
+    if (typeof tag !== "object" || !("test" in tag) || !tag.test) return tag;
+    if (tag.tag === "tag:yaml.org,2002:bool") return { ...tag, test: tag.test.test("yes") ? PY_TRUE : PY_FALSE };
+    if (tag.tag === "tag:yaml.org,2002:timestamp") return { ...tag, test: PY_TIMESTAMP };
+    const narrower = PY_NARROWER[tag.test.source];
+    return narrower ? { ...tag, test: narrower } : tag;
   });
 }
 
@@ -43,6 +58,9 @@ const PY_RESOLVED = new RegExp(
 // merge keys, tabs in indentation (Bun accepts them, PyYAML does not), and anchors with aliases
 // (the full parser caps alias expansion).
 const NOT_PLAIN = /^(?:---|\.\.\.|%| *\t)|!|<</m;
+// Possible complex keys (`? [a]`, `[a]: x`, `{[a]: x}`): Bun turns a list key into a string,
+// PyYAML refuses it, so such documents go to the full parser.
+const COMPLEX_KEY = /^[ \t-]*[?[{]|[[{,][ \t]*[[{]/m;
 
 /** True when every scalar and key is a string that YAML 1.1 would also read as a string. */
 function sameUnderYaml11(value: unknown): boolean {
@@ -61,7 +79,7 @@ function sameUnderYaml11(value: unknown): boolean {
  * Anything else — including every syntax error, for the full parser's message — returns undefined.
  */
 function fastParse(text: string): { data: unknown } | undefined {
-  if (NOT_PLAIN.test(text) || (text.includes("&") && text.includes("*"))) return undefined;
+  if (NOT_PLAIN.test(text) || COMPLEX_KEY.test(text) || (text.includes("&") && text.includes("*"))) return undefined;
   try {
     const data: unknown = Bun.YAML.parse(text);
     return sameUnderYaml11(data) ? { data: data ?? null } : undefined;
@@ -75,6 +93,20 @@ export function parseYamlText(text: string): YamlResult {
   const fast = fastParse(text);
   if (fast && !NON_PRINTABLE.test(text)) return { ok: true, data: fast.data };
   return parseYamlTextFully(text);
+}
+
+/** Where a mapping has a list or mapping as a key (PyYAML: "found unhashable key"), if anywhere. */
+function unhashableKeyOffset(doc: Document): number | undefined {
+  let offset: number | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
+      if (!isCollection(key)) return undefined;
+      offset = key.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  return offset;
 }
 
 /** The full YAML 1.1 parse, PyYAML's resolvers (exported for the differential test). */
@@ -91,6 +123,8 @@ export function parseYamlTextFully(text: string): YamlResult {
     // The yaml package's text here names its own API; say what PyYAML says.
     return { ok: false, cause: error.code === "MULTIPLE_DOCS" ? first.replace(/^.*? at line/, "expected a single document in the stream at line") : first };
   }
+  const unhashable = unhashableKeyOffset(doc);
+  if (unhashable !== undefined) return { ok: false, cause: `found unhashable key at ${lineColumn(text, unhashable)}` };
   try {
     return { ok: true, data: doc.toJS({ maxAliasCount: 1000 }) };
   } catch (cause) {

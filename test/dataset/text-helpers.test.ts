@@ -51,6 +51,27 @@ describe("YAML as PyYAML safe_load reads it", () => {
     });
   });
 
+  test("PyYAML's narrower int, float, sexagesimal and timestamp resolvers", () => {
+    // Strings to PyYAML 6 (checked with yaml.safe_load), numbers or dates to a generic 1.1 parser.
+    const strings = ["1e5", "1.0e5", "09", "+.5", "0:30", "01:30", "2001-1-1", "1_0e+5", "-.5"];
+    // Not strings to PyYAML either.
+    const others = { a: "1.0e+5", b: "00", c: "1:30", d: "2001-01-01", e: ".5e-3", f: "0o", g: "-0" };
+    for (const text of strings) {
+      for (const parse of [parseYamlText, parseYamlTextFully]) expect(parse(`k: ${text}\nn: 1\n`)).toEqual({ ok: true, data: { k: text, n: 1 } });
+    }
+    const doc = parseYamlTextFully(Object.entries(others).map(([k, v]) => `${k}: ${v}`).join("\n"));
+    expect(doc.ok && Object.values(doc.data as object).map((v) => typeof v)).toEqual(["number", "number", "number", "object", "number", "string", "number"]);
+  });
+
+  test("a list or mapping as a key is PyYAML's unhashable key, not a stringified key", () => {
+    // Bun's parser would read `[id]: t` as {id: "t"}; PyYAML refuses it (positions as PyYAML's).
+    for (const [text, where] of [["[id]: t\n", "line 1, column 1"], ["? [a]\n: x\n", "line 1, column 3"], ["k: {[a]: x}\n", "line 1, column 5"]]) {
+      expect(parseYamlText(text as string)).toEqual({ ok: false, cause: `found unhashable key at ${where}` });
+    }
+    // Through an alias, PyYAML points at the anchor (column 4), the yaml package at the list.
+    expect(parseYamlText("a: &l [x]\n*l : y\n")).toMatchObject({ ok: false, cause: expect.stringMatching(/^found unhashable key at line 1, column \d+$/) });
+  });
+
   test("failures are one line with a position", () => {
     for (const text of ["a: [1,\n", "a: b: c\n", "---\na: 1\n---\nb: 2\n", "a: \u0001\n"]) {
       const result = parseYamlText(text);

@@ -102,6 +102,9 @@ describe("dataset validate: task config (§1.2.1–2)", () => {
     expect(taskErrors(config((t) => t.replace('issue: "It crashes on long input."', "issue:\n  bug_description: none")))).toEqual([]);
     expect(taskErrors(config((t) => t.replace("project: demo", "project: yes")))).toEqual(["sse/config.yaml: project: Input should be a valid string"]);
     expect(taskErrors(config((t) => t.replace("  build: build.sh", "  build:")))).toEqual([]);
+    // PyYAML's resolvers are narrower than YAML 1.1's: these plain scalars stay strings.
+    expect(taskErrors(config((t) => `${t}sanitizer: 1e5\ntype: 09\nbinary: 2001-1-1\n`))).toEqual([]);
+    expect(taskErrors(config((t) => `${t}[notes]: x\n`))).toEqual(["sse/config.yaml: cannot read: found unhashable key at line 17, column 1"]);
   });
 
   test("strings are stripped before the patterns; blank description is a model error", () => {
