@@ -1,5 +1,5 @@
 /** `ssebench dataset schema` (spec §3): export or check the JSON Schemas (four task-dataset formats, two item-dataset ones). */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError, describeCause } from "../errors.ts";
 import { renderJson } from "../formats/json-text.ts";
@@ -19,14 +19,20 @@ export async function renderSchemas(): Promise<{ file: string; text: string }[]>
   ];
 }
 
+/** A schema file's text; undefined when it is missing or not a readable file (so it is stale). */
+function currentText(path: string): string | undefined {
+  try {
+    return statSync(path).isFile() ? readFileSync(path, "utf8") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runSchema(opts: { output?: string; check?: boolean }): Promise<CommandOutput> {
   const dir = checkoutDir(opts.output, "schema");
   const schemas = await renderSchemas();
   if (opts.check) {
-    const stale = schemas.filter(({ file, text }) => {
-      const path = join(dir, file);
-      return !existsSync(path) || readFileSync(path, "utf8") !== text;
-    });
+    const stale = schemas.filter(({ file, text }) => currentText(join(dir, file)) !== text);
     if (stale.length === 0) return { stdout: "", stderr: "", exitCode: 0 };
     return { stdout: "", stderr: `${m.outOfDate(dir, stale.map((s) => s.file))}\n`, exitCode: 1 };
   }

@@ -43,10 +43,13 @@ describe("ssebench dataset", () => {
     await ssebench(["dataset", "schema", "-o", other]);
     await Bun.write(join(other, "dataset.schema.json"), "{}\n");
     (await import("node:fs")).rmSync(join(other, "images-lock.schema.json"));
+    // A directory where a schema belongs is stale too, not a crash.
+    (await import("node:fs")).rmSync(join(other, "task.schema.json"));
+    (await import("node:fs")).mkdirSync(join(other, "task.schema.json"));
     expect(await ssebench(["dataset", "schema", "-o", other, "--check"])).toEqual({
       exitCode: 1,
       stdout: "",
-      stderr: `${other}: out of date: dataset.schema.json, images-lock.schema.json; run \`ssebench dataset schema\` to update\n`,
+      stderr: `${other}: out of date: task.schema.json, dataset.schema.json, images-lock.schema.json; run \`ssebench dataset schema\` to update\n`,
     });
   });
 
