@@ -53,7 +53,14 @@ export function walkTaskFolder(taskDir: string): TaskTree {
       }
       else if (entry.isFile()) files.push(rel);
       else if (entry.isSymbolicLink()) {
-        const target = readlinkSync(full);
+        let target: string;
+        try {
+          target = readlinkSync(full);
+        } catch (error) {
+          problems.push(m.unreadableFile(rel, describeCause(error)));
+          rejected.push(rel);
+          continue;
+        }
         let resolved: string;
         try {
           resolved = realpathSync(full);

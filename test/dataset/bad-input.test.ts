@@ -119,6 +119,22 @@ describe("bad input gives one clear line and exit 1", () => {
     await expectFailure(["dataset", "validate"], /^no DIR given and no ssebench checkout above \/ \(looked for datasets\/demo\/dataset\.yaml\); give the dataset folder as DIR$/, "/");
   });
 
+  // A symlink whose target cannot be read (EACCES on readlink; /proc/1/fd of another namespace
+  // is the one place root meets it) is reported, not a crash.
+  const unreadableLinks = "/proc/1/task/1/fd";
+  let linksUnreadable = false;
+  try {
+    execFileSync("readlink", [`${unreadableLinks}/0`], { stdio: "ignore" });
+  } catch {
+    linksUnreadable = true;
+  }
+  test.skipIf(!linksUnreadable)("a symlink that cannot be read", async () => {
+    const { walkTaskFolder } = await import("../../src/dataset/task-tree.ts");
+    const tree = walkTaskFolder(unreadableLinks);
+    expect(tree.problems[0]).toMatch(/^0: cannot read: EACCES/);
+    expect(tree.rejected).toContain("0");
+  });
+
   test("bad lock and records input", async () => {
     const root = writeDataset(join(tmp.path, "lockds"), ["t"]);
     writeFileSync(join(root, "images.lock.json"), "[1, 2]");
