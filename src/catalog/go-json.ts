@@ -14,6 +14,19 @@ export class OrderedMap {
   }
 }
 
+/**
+ * A value the reference keeps as json.RawMessage (a task's metadata): Go compacts the bytes of the
+ * file without re-escaping them, so U+2028/U+2029 stay raw there, as the manifest writers (Python's
+ * json.dumps with ensure_ascii=False, and ours) put them. JSON.stringify writes strings the same way.
+ */
+export class RawJson {
+  constructor(readonly value: unknown) {}
+
+  toJSON(): unknown {
+    return this.value;
+  }
+}
+
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
 function encodeString(text: string): string {
@@ -24,6 +37,7 @@ function encode(value: unknown): string {
   if (typeof value === "string") return encodeString(value);
   if (value === null || value === undefined) return "null";
   if (Array.isArray(value)) return `[${value.map(encode).join(",")}]`;
+  if (value instanceof RawJson) return JSON.stringify(value.value) ?? "null";
   if (value instanceof OrderedMap) {
     return `{${value.entries.map(([k, v]) => `${encodeString(k)}:${encode(v)}`).join(",")}}`;
   }

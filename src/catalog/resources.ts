@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { compareCodePoints } from "../formats/python-json.ts";
-import { goJson, OrderedMap } from "./go-json.ts";
+import { goJson, OrderedMap, RawJson } from "./go-json.ts";
 import { caseImageRef, type CaseImageRef, normaliseRegistry, sortedFiles, taskDetail, taskSummary } from "./image-refs.ts";
 import type { ImagesLock, Manifest } from "../formats/manifest-types.ts";
 import { renderIndexPage } from "./index-page.ts";
@@ -65,7 +65,7 @@ function manifestBody(manifest: Manifest): string {
       arch: t.arch,
       checks: t.checks,
       files: sortedFiles(t.files),
-      metadata: t.metadata,
+      metadata: new RawJson(t.metadata),
     })),
   });
 }
@@ -110,8 +110,8 @@ export function buildResources({ manifest, lock, registry: given }: CatalogData)
   const byId = new Map<string, TaskResources>();
   for (const task of sorted) {
     byId.set(task.id, {
-      detail: resource(goJson(taskDetail(task, images.get(task.id) as CaseImageRef, registry)), JSON_TYPE),
-      metadata: resource(goJson(task.metadata), JSON_TYPE),
+      detail: resource(goJson({ ...taskDetail(task, images.get(task.id) as CaseImageRef, registry), metadata: new RawJson(task.metadata) }), JSON_TYPE),
+      metadata: resource(goJson(new RawJson(task.metadata)), JSON_TYPE),
     });
   }
   const pinned = [...images.values()].filter((i) => i.pinned).length;

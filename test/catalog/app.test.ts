@@ -26,7 +26,10 @@ describe("catalog app: reference routes (spec §5.3)", () => {
   test("bodies are encoded like Go's encoder with HTML escaping off", async () => {
     const text = await (await get("/tasks/zeta-1")).text();
     expect(text).toContain('"project":"zeta <&>\\u2028x"');
-    expect(text).toContain('"issue":"a <b> & c\\u2028line"');
+    // metadata is a json.RawMessage there: compacted as the file has it, U+2028 not re-escaped.
+    expect(text).toContain('"issue":"a <b> & c\u2028line"');
+    expect(await (await get("/tasks/zeta-1/metadata")).text()).toContain('"issue":"a <b> & c\u2028line"');
+    expect(await (await get("/manifest.json")).text()).toContain('"issue":"a <b> & c\u2028line"');
   });
 
   test("GET /tasks/{id} adds files (keys in code-point order, integer-like keys too) and metadata", async () => {
