@@ -60,6 +60,11 @@ function configPaths(config: TaskMetadata): [string, string][] {
   ];
 }
 
+/** A normalised COPY source above the task folder (`..` or `../…`; `..sse` is an ordinary name). */
+function isOutside(source: string): boolean {
+  return source === ".." || source.startsWith("../");
+}
+
 /** Adds the task's Dockerfile problems to `task.errors`; returns the parsed Dockerfile, if any. */
 export function checkDockerfile(task: TaskUnderCheck): Dockerfile | undefined {
   const dockerfile = readDockerfile(task);
@@ -67,10 +72,10 @@ export function checkDockerfile(task: TaskUnderCheck): Dockerfile | undefined {
   checkBase(task, dockerfile);
   const { stat } = task;
   for (const { source } of dockerfile.final.copies) {
-    if (source === ".." || source.startsWith("../")) task.errors.push(m.copiesOutside(source));
+    if (isOutside(source)) task.errors.push(m.copiesOutside(source));
     else if (!stat(join(task.dir, source))) task.errors.push(m.copiesMissing(source));
   }
-  const safe = { ...dockerfile, final: { ...dockerfile.final, copies: dockerfile.final.copies.filter((c) => !c.source.startsWith("..")) } };
+  const safe = { ...dockerfile, final: { ...dockerfile.final, copies: dockerfile.final.copies.filter((c) => !isOutside(c.source)) } };
   if (resolveImagePath(task.dir, safe, `${IMAGE_ROOT}/config.yaml`, stat) !== join(task.dir, CONFIG_FILE)) {
     task.errors.push(m.configNotCopied);
   }

@@ -199,6 +199,9 @@ describe("dataset validate: what must not be in a task folder", () => {
     expect(taskErrors({ Dockerfile: `ARG SSEBENCH_REGISTRY=r\nFROM \${SSEBENCH_REGISTRY}/b:1\nCOPY ../../etc /etc2\nCOPY src /src\nCOPY sse/ /ssebench/\n` })).toEqual([
       "Dockerfile: copies ../../etc, which is outside the task folder",
     ]);
+    // A name that merely starts with two dots is inside the folder, and what it copies counts.
+    const dotted = { "..sse/build.sh": "echo build\n", Dockerfile: `ARG SSEBENCH_REGISTRY=r\nFROM \${SSEBENCH_REGISTRY}/b:1\nCOPY src /src\nCOPY sse/ /ssebench/\nCOPY ..sse/build.sh /ssebench/build.sh\n` };
+    expect(taskErrors({ ...dotted, "sse/build.sh": null })).toEqual([]);
   });
 });
 
