@@ -5,6 +5,7 @@
 import { ExitCode, usageError } from "../errors.ts";
 import { err, out } from "../cli/output.ts";
 import { openDataset, readYamlFile, type SourceOverride } from "./dataset.ts";
+import type { EnvelopeItem } from "./item.ts";
 import { msg } from "./messages.ts";
 import { isMapping } from "./python.ts";
 import { fail } from "./refs.ts";
@@ -83,6 +84,18 @@ function stdoutWriter() {
   };
 }
 
+/**
+ * One JSON Lines record in to_dict() order: id, inputs, expectations, then the metadata. Not
+ * JSON.stringify(item), which puts integer-like keys (metadata `"2024": …`) ahead of "id".
+ */
+function envelopeLine(item: EnvelopeItem): string {
+  const { id, inputs, expectations, ...metadata } = item;
+  let text = `{"id":${JSON.stringify(id)},"inputs":${JSON.stringify(inputs)}`;
+  if (expectations !== undefined) text += `,"expectations":${JSON.stringify(expectations)}`;
+  for (const [key, value] of Object.entries(metadata)) text += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  return `${text}}\n`;
+}
+
 export async function runItems(file: string, options: { limit?: string; sourceOverride?: string }): Promise<number> {
   const limit = parseLimit(options.limit);
   const sourceOverride = options.sourceOverride ? loadOverride(options.sourceOverride) : undefined;
@@ -93,7 +106,7 @@ export async function runItems(file: string, options: { limit?: string; sourceOv
     const take = limit === undefined ? batch : batch.slice(0, limit - count);
     count += take.length;
     let text = "";
-    for (const item of take) text += `${JSON.stringify(item)}\n`;
+    for (const item of take) text += envelopeLine(item);
     await stdout.write(text);
     if (count === limit || stdout.closed) break;
   }

@@ -68,6 +68,13 @@ describe("ssebench dataset items", () => {
     expect(r.stderr).toBe("ssebench dataset items: unexpected argument 'b.yaml' (one FILE; see 'ssebench dataset items --help')\n");
   });
 
+  test("each line keeps to_dict() order: id, inputs, expectations, then metadata, integer-like keys too", async () => {
+    const dir = tree({ "ds.yaml": declarative('    - {id: a, inputs: {user: hi}, expectations: {ground_truth: B}, "2024": x, z: 1}\n') });
+    const r = await ssebench(["dataset", "items", "ds.yaml"], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('{"id":"a","inputs":{"user":"hi"},"expectations":{"ground_truth":"B"},"2024":"x","z":1}\n');
+  });
+
   test("a bad --limit is a usage error (exit 2)", async () => {
     const r = await ssebench(["dataset", "items", "x.yaml", "--limit", "0"]);
     expect(r.exitCode).toBe(2);
