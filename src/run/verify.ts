@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { UserError } from "../errors.ts";
+import { describeCause, UserError } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
 import type { PatchResult, Summary } from "../formats/summary.ts";
 import type { Docker } from "./docker.ts";
@@ -159,7 +159,11 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<V
   if (unknown.length > 0) throw new UserError(msg.verifyUnknownTasks(dir, unknown));
   const tasks = v.tasks.length > 0 ? v.tasks : all;
   if (tasks.length === 0) throw new UserError(msg.verifyNoTasks(dir));
-  for (const sub of ["logs", "tasks", "runs"]) mkdirSync(join(v.output, sub), { recursive: true });
+  try {
+    for (const sub of ["logs", "tasks", "runs"]) mkdirSync(join(v.output, sub), { recursive: true });
+  } catch (cause) {
+    throw new UserError(`${v.output}: cannot create the output folder: ${describeCause(cause)}`);
+  }
   const full = { ...deps, reporterFor: deps.reporterFor ?? fileReporter };
   const verdicts: TaskVerdict[] = [];
   for (const task of tasks) {

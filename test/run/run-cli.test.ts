@@ -3,7 +3,7 @@
  * its exit code, nothing started, no run folder left behind. None of these reach a Docker engine.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { msg } from "../../src/run/messages.ts";
 import { hasNoStackTrace, repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
@@ -120,6 +120,17 @@ describe("ssebench dataset verify: bad input", () => {
     const r = await ssebench(["dataset", "verify", "nosuch", "tiny-task", "other", "--dir", fixtures, "--output", join(results.path, "..", "unused-verify-output")]);
     expect(r.stderr).toBe(`${msg.verifyUnknownTasks(fixtures, ["nosuch", "other"])}\n`);
     expect(r.exitCode).toBe(1);
+  });
+
+  test("an output folder that cannot be created is one line, exit 1", async () => {
+    const scratch = tempDir("ssebench-verify-output-");
+    const file = join(scratch.path, "a-file");
+    writeFileSync(file, "");
+    const r = await ssebench(["dataset", "verify", "--dir", fixtures, "tiny-task", "--output", file]);
+    expect(r.stderr).toStartWith(`${file}: cannot create the output folder: ENOTDIR`);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.exitCode).toBe(1);
+    scratch.cleanup();
   });
 
   test("a bad --timeout is a usage error", async () => {
