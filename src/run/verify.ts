@@ -4,7 +4,7 @@
  * a PoC triggering. Each run is a real `ssebench run --local`, logged to <output>/logs/<id>.<agent>.log;
  * the verdict goes to <output>/tasks/<id>.json.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
@@ -154,6 +154,7 @@ export interface VerifyOutcome {
 export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<VerifyOutcome> {
   const dir = resolve(v.dir);
   if (!existsSync(dir)) throw new UserError(`${dir}: no such dataset folder`);
+  if (!statSync(dir).isDirectory()) throw new UserError(`${dir}: not a folder; --dir takes a dataset folder`);
   const all = listTaskFolders(dir);
   const unknown = v.tasks.filter((t) => !all.includes(t));
   if (unknown.length > 0) throw new UserError(msg.verifyUnknownTasks(dir, unknown));

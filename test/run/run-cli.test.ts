@@ -122,7 +122,7 @@ describe("ssebench dataset verify: bad input", () => {
     expect(r.exitCode).toBe(1);
   });
 
-  test("an output folder that cannot be created is one line, exit 1", async () => {
+  test("an output folder that cannot be created, or a --dir that is a file: one line, exit 1", async () => {
     const scratch = tempDir("ssebench-verify-output-");
     const file = join(scratch.path, "a-file");
     writeFileSync(file, "");
@@ -130,6 +130,9 @@ describe("ssebench dataset verify: bad input", () => {
     expect(r.stderr).toStartWith(`${file}: cannot create the output folder: ENOTDIR`);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.exitCode).toBe(1);
+    const notDir = await ssebench(["dataset", "verify", "--dir", file]);
+    expect(notDir.stderr).toBe(`${file}: not a folder; --dir takes a dataset folder\n`);
+    expect(notDir.exitCode).toBe(1);
     scratch.cleanup();
   });
 
