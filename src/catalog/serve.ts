@@ -130,48 +130,53 @@ export interface Logger {
 
 /** Serves until SIGTERM or SIGINT; resolves with the exit code once requests in flight are done. */
 export async function serveCatalog(options: ServeOptions, log: Logger): Promise<number> {
-  // Loading takes a moment (validation); a signal meanwhile must still stop us, also as PID 1 of a
-  // container, where a signal without a handler is ignored.
+  // From start to stop there is always a listener for both signals: loading takes a moment
+  // (validation), a container's PID 1 ignores a signal without one, and a moment with none would
+  // let a signal kill us with 128+n (a client that signals as soon as it reads the start line).
   let early: NodeJS.Signals | undefined;
   const onEarlySignal = (signal: NodeJS.Signals) => void (early ??= signal);
-  process.on("SIGTERM", onEarlySignal);
-  process.on("SIGINT", onEarlySignal);
+  const listen = (handler: (signal: NodeJS.Signals) => void, on: boolean) => {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) on ? process.on(signal, handler) : process.off(signal, handler);
+  };
+  listen(onEarlySignal, true);
+  let server: ReturnType<typeof Bun.serve>;
   let catalog: ServedCatalog;
+  let resources: CatalogResources;
   try {
     catalog = await loadServedCatalog(options);
-  } finally {
-    process.off("SIGTERM", onEarlySignal);
-    process.off("SIGINT", onEarlySignal);
-  }
-  if (early) {
-    log.info(messages.stopping(early));
-    return 0;
-  }
-  const data = { manifest: catalog.manifest, lock: catalog.lock, registry: options.registry };
-  const resources = buildResources(data);
-  const app = createCatalogApp(data, resources);
-  let server: ReturnType<typeof Bun.serve>;
-  try {
-    // development:false alone turns SO_REUSEPORT on, which lets a second server share a busy port.
-    const socket = { port: options.port, hostname: options.host, development: false, reusePort: false };
-    server = Bun.serve({ ...socketRoutes(resources, app.fetch), ...socket });
+    if (early) {
+      listen(onEarlySignal, false);
+      log.info(messages.stopping(early));
+      return 0;
+    }
+    const data = { manifest: catalog.manifest, lock: catalog.lock, registry: options.registry };
+    resources = buildResources(data);
+    const app = createCatalogApp(data, resources);
+    try {
+      // development:false alone turns SO_REUSEPORT on, which lets a second server share a busy port.
+      const socket = { port: options.port, hostname: options.host, development: false, reusePort: false };
+      server = Bun.serve({ ...socketRoutes(resources, app.fetch), ...socket });
+    } catch (error) {
+      throw new UserError(messages.cannotListen(options.host, options.port, describeCause(error)));
+    }
   } catch (error) {
-    throw new UserError(messages.cannotListen(options.host, options.port, describeCause(error)));
+    listen(onEarlySignal, false);
+    throw error;
   }
   const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${server.port}`;
   const { manifest } = catalog;
-  log.info(messages.serving(manifest.tasks.length, manifest.version, catalog.source, url, resources.pinned));
   return new Promise<number>((resolve) => {
     const stop = async (signal: NodeJS.Signals) => {
-      process.off("SIGTERM", stop);
-      process.off("SIGINT", stop);
+      listen(stop, false);
       log.info(messages.stopping(signal));
       const force = setTimeout(() => void server.stop(true), DRAIN_TIMEOUT_MS);
       await server.stop();
       clearTimeout(force);
       resolve(0);
     };
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
+    listen(stop, true);
+    listen(onEarlySignal, false);
+    log.info(messages.serving(manifest.tasks.length, manifest.version, catalog.source, url, resources.pinned));
+    if (early) void stop(early);
   });
 }
