@@ -64,8 +64,15 @@ async function checkFlags(cmd: AnyCommand, path: string[], argv: string[]): Prom
   const args = (await resolve(cmd.args)) ?? {};
   const known = new Set<string>(["help", "h"]);
   const takesValue = new Set<string>();
+  let positionals = 0;
+  let variadic = false;
   for (const [name, def] of Object.entries(args)) {
-    if (def.type === "positional") continue;
+    if (def.type === "positional") {
+      positionals++;
+      // A positional whose value hint ends in "..." takes every remaining word (dataset verify TASK...).
+      variadic ||= /(\.\.\.|…)$/.test((def as { valueHint?: string }).valueHint ?? "");
+      continue;
+    }
     const alias = (def as { alias?: string | string[] }).alias;
     const names = [name, kebab(name), ...(alias === undefined ? [] : Array.isArray(alias) ? alias : [alias])];
     for (const n of names) {
@@ -75,10 +82,17 @@ async function checkFlags(cmd: AnyCommand, path: string[], argv: string[]): Prom
     }
   }
   const where = `ssebench ${path.join(" ")}`;
+  const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i] as string;
-    if (token === "--") break;
-    if (!token.startsWith("-") || token === "-") continue;
+    if (token === "--") {
+      words.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!token.startsWith("-") || token === "-") {
+      words.push(token);
+      continue;
+    }
     const [flag = "", inline] = token.split(/=(.*)/s, 2);
     const name = flag.replace(/^--?/, "");
     if (!known.has(name)) {
@@ -89,6 +103,10 @@ async function checkFlags(cmd: AnyCommand, path: string[], argv: string[]): Prom
       if (i + 1 >= argv.length) throw new UserError(`${where}: option '${flag}' needs a value`, ExitCode.usage);
       i++;
     }
+  }
+  const extra = variadic ? undefined : words[positionals];
+  if (extra !== undefined) {
+    throw new UserError(`${where}: unexpected argument '${extra}' (see '${where} --help')`, ExitCode.usage);
   }
 }
 

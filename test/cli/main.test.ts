@@ -49,3 +49,23 @@ describe("flag checks at the top level", () => {
     expect(r.stderr).toStartWith("Cannot read the catalog at -nonexistent:");
   });
 });
+
+describe("positional arguments", () => {
+  test("a word beyond a command's positional arguments is a usage error", async () => {
+    const r = await ssebench(["dataset", "manifest", "datasets/demo", "extra"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe("ssebench dataset manifest: unexpected argument 'extra' (see 'ssebench dataset manifest --help')\n");
+  });
+
+  test("a command without positional arguments takes none", async () => {
+    const r = await ssebench(["tasks", "list", "stray"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe("ssebench tasks list: unexpected argument 'stray' (see 'ssebench tasks list --help')\n");
+  });
+
+  test("a flag's value is not counted as a positional argument", async () => {
+    const r = await ssebench(["tasks", "show", "--catalog", "datasets/demo", "htmlesc-quote-overflow", "--json"]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).id).toBe("htmlesc-quote-overflow");
+  });
+});
