@@ -65,7 +65,7 @@ describe("ssebench dataset items", () => {
     const r = await ssebench(["dataset", "items", "a.yaml", "b.yaml"], { cwd: dir });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe("ssebench dataset items: unexpected argument 'b.yaml' (one FILE; see 'ssebench dataset items --help')\n");
+    expect(r.stderr).toBe("ssebench dataset items: unexpected argument 'b.yaml' (see 'ssebench dataset items --help')\n");
   });
 
   test("each line keeps to_dict() order: id, inputs, expectations, then metadata, integer-like keys too", async () => {

@@ -15,12 +15,6 @@ export default defineCommand({
     },
   },
   async run({ args }) {
-    // citty ignores extra words; `items a.yaml b.yaml` printing only a.yaml would look complete.
-    const extra = args._.slice(1);
-    if (extra.length > 0) {
-      const { usageError } = await import("../../errors.ts");
-      throw usageError(`ssebench dataset items: unexpected argument '${extra[0]}' (one FILE; see 'ssebench dataset items --help')`);
-    }
     const { runItems } = await import("../../items/commands.ts");
     return runItems(args.file, { limit: args.limit, sourceOverride: args.sourceOverride });
   },
