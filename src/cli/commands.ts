@@ -4,9 +4,9 @@
  * heavy at top level and load their capability inside run().
  */
 import type { ArgsDef, CommandDef } from "citty";
+import { loadCommand as load } from "./lazy-command.ts";
 
 type Loader = () => Promise<CommandDef<ArgsDef>>;
-const load = (p: Promise<{ default: unknown }>) => p.then((m) => m.default as CommandDef<ArgsDef>);
 
 export const rootCommands: Record<string, Loader> = {
   dataset: () => load(import("./dataset/index.ts")),

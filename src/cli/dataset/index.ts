@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
+import { loadCommand as load } from "../lazy-command.ts";
 
-const load = (p: Promise<{ default: unknown }>) => p.then((m) => m.default as ReturnType<typeof defineCommand>);
 
 export default defineCommand({
   meta: { name: "dataset", description: "Validate task datasets and build their manifest, schemas and images lock" },

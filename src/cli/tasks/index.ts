@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
+import { loadCommand as load } from "../lazy-command.ts";
 
-const load = (p: Promise<{ default: unknown }>) => p.then((m) => m.default as ReturnType<typeof defineCommand>);
 
 export default defineCommand({
   meta: { name: "tasks", description: "List and show the tasks of a catalog (built-in, file, folder or URL)" },
