@@ -47,8 +47,14 @@ install_packages() {
   [ "$(id -u)" -eq 0 ] || fail "missing ${need[*]}; install them (apt-get install ${need[*]}) or run as root"
   say "installing ${need[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # apt and debconf chatter (e.g. "delaying package configuration") is kept out of stderr; it is
+  # shown only when the install fails.
+  local out
+  out=$(mktemp)
+  if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}"; } >"$out" 2>&1; then
+    cat "$out" >&2; rm -f "$out"; fail "could not install ${need[*]}"
+  fi
+  rm -f "$out"
 }
 
 start() {

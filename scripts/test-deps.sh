@@ -12,5 +12,10 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "scripts/test-deps.sh: missing ${need[*]}; install them (apt-get install ${need[*]}) or run as root" >&2
   exit 1
 fi
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+out=$(mktemp)
+if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}"; } >"$out" 2>&1; then
+  cat "$out" >&2; rm -f "$out"
+  echo "scripts/test-deps.sh: could not install ${need[*]}" >&2
+  exit 1
+fi
+rm -f "$out"

@@ -135,7 +135,7 @@ describe("scripts/docker-engine.sh", () => {
         const started = await bash(engineScript, ["start"], env);
         expect(started.stderr).toBe("");
         expect(started.exitCode).toBe(0);
-        expect(started.stdout).toMatch(/^docker-engine: started dockerd \d+ \(log .*dockerd\.log\)\n/);
+        expect(started.stdout).toMatch(/^(docker-engine: installing [^\n]*\n)?docker-engine: started dockerd \d+ \(log .*dockerd\.log\)\n/);
         expect(started.stdout).toEndWith(`, unix://${socket})\n`);
 
         const again = await bash(engineScript, ["start"], env);
