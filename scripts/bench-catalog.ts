@@ -13,10 +13,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { filesDigest } from "../src/dataset/files-digest.ts";
-import { renderImagesLock } from "../src/formats/images-lock.ts";
-import { renderManifest } from "../src/formats/manifest.ts";
-import type { ImagesLock, Manifest, ManifestTask } from "../src/formats/manifest-types.ts";
+import { writeSyntheticCatalog } from "./synthetic-catalog.ts";
 
 const { values } = parseArgs({
   options: {
@@ -37,42 +34,9 @@ for (const tool of ["wrk", "nginx"]) {
   }
 }
 
-function syntheticCatalog(): { manifest: Manifest; lock: ImagesLock } {
-  const hex = (n: number) => n.toString(16).padStart(64, "0");
-  const tasks: ManifestTask[] = Array.from({ length: 55 }, (_, i) => {
-    const id = `bench-task-${String(i).padStart(2, "0")}`;
-    const files = Object.fromEntries(Array.from({ length: 60 }, (_, j) => [`src/module-${j}/file-${j}.c`, hex(i * 100 + j)]));
-    return {
-      id,
-      language: "c",
-      project: `project-${i}`,
-      repository: `https://example.org/project-${i}`,
-      base: "base-generic-c:1.0.0",
-      image: `case/bench/${id}`,
-      arch: ["amd64"],
-      checks: ["build", "poc", "function_test", "intent_test"],
-      files,
-      metadata: {
-        id, project: `project-${i}`, repository: `https://example.org/project-${i}`, language: "c", source: "/src/project",
-        task_description: { issue: "A heap buffer overflow in the parser.", crash_report: ["sse/reports/crash.txt"], bug_description: null },
-        scripts: { build: "sse/build.sh", run: "sse/run.sh", test: "sse/test.sh" },
-        files: { patch: "sse/fix.patch", future_test: "sse/future.patch", security_test: null, intent_test: null, poc: ["sse/pocs/poc"] },
-        sanitizer: "address", type: "heap-buffer-overflow", binary: null, trigger_commit: null, patch_commit: null, reference: null, originality: "public",
-      },
-    };
-  });
-  const images = Object.fromEntries(
-    tasks.map((t, i) => [t.id, { digest: `sha256:${hex(9000 + i)}`, files_sha256: filesDigest(t.files ?? {}), revision: "a".repeat(40) }]),
-  );
-  return { manifest: { dataset: "bench", version: "bench-v1", tasks }, lock: { dataset: "bench", version: "bench-v1", images } };
-}
-
 let manifestPath = values.manifest;
 if (!manifestPath) {
-  const { manifest, lock } = syntheticCatalog();
-  manifestPath = join(work, "manifest.json");
-  writeFileSync(manifestPath, renderManifest(manifest));
-  writeFileSync(join(work, "images.lock.json"), renderImagesLock(lock));
+  manifestPath = writeSyntheticCatalog(work, 55, 60);
 }
 
 async function freePort(): Promise<number> {

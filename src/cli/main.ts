@@ -7,6 +7,7 @@ import type { ArgsDef, CommandDef } from "citty";
 import { ExitCode, UserError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { rootCommands } from "./commands.ts";
+import { endQuietlyOnClosedStdout, write } from "./output.ts";
 
 type AnyCommand = CommandDef<ArgsDef>;
 type Lazy<T> = T | (() => T | Promise<T>);
@@ -112,16 +113,17 @@ async function checkFlags(cmd: AnyCommand, path: string[], argv: string[]): Prom
 
 async function printUsage(cmd: AnyCommand, parent?: AnyCommand): Promise<void> {
   const { renderUsage } = await import("citty");
-  process.stdout.write(`${await renderUsage(cmd, parent)}\n`);
+  write(`${await renderUsage(cmd, parent)}\n`);
 }
 
 /** Runs the CLI on argv and returns the exit code (the caller sets process.exitCode). */
 export async function main(argv: string[]): Promise<number> {
   // citty decides on colour when it is first imported; decide for it from the real stdout.
   if (!process.stdout.isTTY) process.env.NO_COLOR ??= "1";
+  endQuietlyOnClosedStdout();
   try {
     if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-      process.stdout.write(`ssebench ${VERSION}\n`);
+      write(`ssebench ${VERSION}\n`);
       return ExitCode.ok;
     }
     const { cmd, path, rest, parent } = await resolveLeaf(argv);

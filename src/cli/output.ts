@@ -6,9 +6,28 @@ export function useColour(stream: { isTTY?: boolean } = process.stdout): boolean
   return Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== "dumb";
 }
 
+let stdoutClosed = false;
+
+/**
+ * A reader that stops early (`ssebench tasks list | head -1`) closes the pipe: the rest of the
+ * output is dropped quietly and the command ends as it would have, instead of dying on an
+ * unhandled EPIPE with a stack trace. main() installs this before any command runs.
+ */
+export function endQuietlyOnClosedStdout(stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    stdoutClosed = true;
+  });
+}
+
+/** Writes text as it is to stdout (nothing once the reader has gone). */
+export function write(text: string): void {
+  if (!stdoutClosed) process.stdout.write(text);
+}
+
 /** Writes text + newline to stdout. */
 export function out(text: string): void {
-  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
 /** Writes text + newline to stderr. */

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { closedPort, demoManifest, digestOf, writeCatalogFiles } from "../catalog/fixtures.ts";
 import { type RunningServer, startServer } from "../catalog/server-process.ts";
-import { hasNoStackTrace, repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
+import { writeSyntheticCatalog } from "../../scripts/synthetic-catalog.ts";
+import { hasNoStackTrace, repoRoot, ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
 
 // Each external manifest is validated with arktype in a fresh process: allow for a busy machine.
 setDefaultTimeout(60_000);
@@ -90,6 +91,23 @@ describe("ssebench tasks list", () => {
     await writeCatalogFiles(bad, { manifest: JSON.stringify({ ...demoManifest(), version: "Not Valid" }), lock: null });
     expectOneLineFailure(await ssebench(["tasks", "list", "--catalog", bad]), `${bad}/manifest.json is not a valid dataset manifest: version`);
   });
+});
+
+describe("a reader that stops early", () => {
+  // 3,000 tasks: the table (~130 kB) and the JSON both overflow a pipe's 64 kB buffer.
+  const big = join(tmp.path, "big");
+  beforeAll(() => void writeSyntheticCatalog(big, 3000, 2));
+
+  for (const [name, flags] of [["the table", []], ["--json", ["--json"]]] as const) {
+    test(`tasks list, ${name}: ends quietly with exit 0 when the reader closes the pipe`, async () => {
+      const args = ["tasks", "list", ...flags];
+      const command = `'${ssebenchBin}' ${args.join(" ")} --catalog '${big}/manifest.json'; echo "exit $?" >&2`;
+      const proc = Bun.spawn(["sh", "-c", `(${command}) | head -c 1`], { stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      expect(stdout).toHaveLength(1);
+      expect(stderr).toBe("exit 0\n");
+    });
+  }
 });
 
 describe("ssebench tasks show", () => {

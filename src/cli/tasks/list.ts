@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { catalogArg, jsonArg } from "../args.ts";
-import { err, out, renderJson, renderTable } from "../output.ts";
+import { err, out, renderJson, renderTable, write } from "../output.ts";
 
 export default defineCommand({
   meta: {
@@ -13,7 +13,7 @@ export default defineCommand({
     const { tasks, warnings } = await listTasks({ catalog: args.catalog });
     for (const warning of warnings) err(warning);
     if (args.json) {
-      process.stdout.write(renderJson(tasks));
+      write(renderJson(tasks));
       return;
     }
     out(renderTable(["ID", "LANGUAGE", "PROJECT"], tasks.map((t) => [t.id, t.language, t.project].map(printable))));

@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { catalogArg, jsonArg } from "../args.ts";
-import { err, out, renderJson, renderTable } from "../output.ts";
+import { err, out, renderJson, renderTable, write } from "../output.ts";
 
 export default defineCommand({
   meta: {
@@ -17,7 +17,7 @@ export default defineCommand({
     const shown = await showTask({ id: args.id, catalog: args.catalog });
     for (const warning of shown.warnings) err(warning);
     if (args.json) {
-      process.stdout.write(renderJson(shown.detail));
+      write(renderJson(shown.detail));
       return;
     }
     const rows = describeTask(shown);
