@@ -14,6 +14,10 @@ const OFFLINE_ROOT = "ssebench/debian-root:bookworm";
 // No registry is reachable (and none may be contacted): build only on the locally imported root.
 const offlineRoot = engineAnswers && docker(["image", "inspect", OFFLINE_ROOT]).exitCode === 0;
 const containers: string[] = [];
+// In CI's engine step a missing root image is a broken set-up, not a reason to skip.
+if (process.env.SSEBENCH_E2E === "1" && !offlineRoot) {
+  throw new Error(`SSEBENCH_E2E=1 but ${engineAnswers ? `the root image ${OFFLINE_ROOT} is missing (run scripts/debian-root-image.sh)` : "no Docker engine answers (run scripts/docker-engine.sh start)"}`);
+}
 
 afterAll(() => {
   for (const id of containers) docker(["rm", "-f", id]);
