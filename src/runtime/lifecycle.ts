@@ -9,7 +9,7 @@ import { selectPlugins } from "../formats/plugins.ts";
 import { emptyVerdicts, notGraded, type PatchResult } from "../formats/result.ts";
 import { agentExtraNames, allowedInherited, childEnv, LLM_VARS } from "./child-env.ts";
 import { readConfig } from "./config.ts";
-import { capturePatch, gitHome, oversizedFiles } from "./git.ts";
+import { captureChange } from "./change.ts";
 import { grade } from "./grading.ts";
 import { clearLeftovers, lockDown, openTaskRootTo, type Owner, returnArchive } from "./lockdown.ts";
 import { configureLog, log } from "./log.ts";
@@ -123,7 +123,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     log("ERROR", "Failed to stop the agent's processes", { pids: survivors.join(",") });
     result = notGraded(outcome.timedOut ? "agent_timeout" : "infra", msg.survivors(model.name, survivors));
   }
-  const patch = result ? undefined : await record.gate(captureChange());
+  const patch = result ? undefined : await record.gate(captureFinal());
   if (!(patch instanceof Uint8Array)) result ??= patch;
   await record.gate(plugins.runBlocking("before-grading"));
   plugins.startOn("on-grading");
@@ -137,22 +137,20 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   return status;
 
   /** The agent's change, or the reason it cannot be had. */
-  async function captureChange(): Promise<Uint8Array | PatchResult> {
+  async function captureFinal(): Promise<Uint8Array | PatchResult> {
     const paths = workPaths(cfg.work);
     try {
-      const g = gitHome(paths.gitHome);
-      const gitDir = join(prepared.pristine, ".git");
-      const big = await oversizedFiles(g, gitDir, source, prepared.pristine, join(paths.state, "capture.index"), cfg.maxFileBytes, cfg.gradingTimeoutMs);
-      if (big.length > 0) {
+      const change = await captureChange({ prepared, tree: source, gitHome: paths.gitHome, stateDir: paths.state, indexName: "capture.index", maxFileBytes: cfg.maxFileBytes, timeoutMs: cfg.gradingTimeoutMs });
+      if ("tooLarge" in change) {
         // The agent's doing, like a patch that does not apply: a failure, not an ungraded run.
+        const big = change.tooLarge;
         const list = big.map((f) => `${f.path} (${f.bytes} bytes)`).join("\n");
         log("WARN", "Change too large to grade", { files: big.map((f) => f.path).join(",") });
         return { status: "failed", ...emptyVerdicts(), build_success: false, func_test_success: false, intent_test_success: false, error_msg: msg.fileTooLarge(cfg.maxFileBytes / 2 ** 20), error_log: list, error_type: null, checks: [] };
       }
-      const patch = await capturePatch(g, gitDir, source, prepared.base, join(paths.state, "capture.index"), cfg.gradingTimeoutMs);
-      record.finalPatch = patch;
-      writeFileSync(join(cfg.results, "final.patch"), patch, { mode: 0o644 });
-      return patch;
+      record.finalPatch = change.patch;
+      writeFileSync(join(cfg.results, "final.patch"), change.patch, { mode: 0o644 });
+      return change.patch;
     } catch (e) {
       return notGraded("infra", `Could not capture the agent's change: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -1,0 +1,212 @@
+/**
+ * The checks of a change, shared by final grading (grading.ts) and the agent's tool API
+ * (tool-api/): a fresh scratch copy of the pristine tree with the change applied per check,
+ * scripts run as sse-runner in their own group with the per-check limit, a control run on the
+ * original tree when the build or the function test fails (docs/container-contract.md §7).
+ */
+import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { CheckName, CheckRecord } from "../formats/result.ts";
+import { childEnv } from "./child-env.ts";
+import { log } from "./log.ts";
+import { msg } from "./messages.ts";
+import { capture, type Running, start } from "./processes.ts";
+import type { TaskConfig } from "./task.ts";
+import { killUserProcesses } from "./user-processes.ts";
+import type { Account } from "./users.ts";
+
+export interface CheckContext {
+  taskRoot: string;
+  task: TaskConfig;
+  pristine: string;
+  /** Root-only folder of the scratch trees (emptied by `reset`). */
+  scratch: string;
+  /** Folder of the check logs (`<label>.log`). */
+  logDir: string;
+  runner: Account;
+  patch: Uint8Array;
+  inherited: Record<string, string | undefined>;
+  checkTimeoutMs: number;
+  graceMs: number;
+  /** performance.now() by which every check must be done (whole grading limit); none = no limit. */
+  deadline?: number;
+  /** Called with each finished check, so an interrupt can report what is known. */
+  onCheck?: (c: CheckRecord) => void;
+}
+
+export class GradingTimeout extends Error {}
+export class GraderError extends Error {}
+export class ApplyFailed extends Error {}
+/** The checks were stopped from outside (the agent phase ended during an agent's check). */
+export class ChecksAborted extends Error {}
+
+export interface Tree {
+  tree: string;
+  home: string;
+}
+
+export interface ScriptRun {
+  ok: boolean;
+  record: CheckRecord;
+  /** The log's last characters (for result.json's error_log). */
+  log: string | null;
+  logPath: string;
+}
+
+/** How a build or function test ended: passed, failed, or failing on the original tree too. */
+export type Controlled = { state: "passed" | "failed" | "broken"; run: ScriptRun; control?: ScriptRun };
+
+export interface PocsOutcome {
+  passed: number;
+  total: number;
+  runs: ScriptRun[];
+  firstFailure?: { poc: string; run: ScriptRun };
+}
+
+export type IntentOutcome = { applied: true; run: ScriptRun } | { applied: false; error: string };
+
+const LOG_TAIL = 8000;
+
+export class Checks {
+  readonly records: CheckRecord[] = [];
+  private trees = 0;
+  private current?: Running;
+  private aborted = false;
+
+  constructor(private readonly ctx: CheckContext) {}
+
+  /** An empty scratch folder and the log folder. */
+  reset(): void {
+    mkdirSync(this.ctx.logDir, { recursive: true, mode: 0o755 });
+    rmSync(this.ctx.scratch, { recursive: true, force: true });
+    mkdirSync(this.ctx.scratch, { recursive: true, mode: 0o711 });
+  }
+
+  cleanup(): void {
+    rmSync(this.ctx.scratch, { recursive: true, force: true });
+  }
+
+  /** Stops the running script (if any) and every later one. */
+  async abort(): Promise<void> {
+    this.aborted = true;
+    await this.current?.stop(this.ctx.graceMs);
+  }
+
+  /** A fresh copy of the pristine tree owned by sse-runner, with the change applied unless `withPatch` is false. */
+  async freshTree(name: string, withPatch = true): Promise<Tree> {
+    if (this.aborted) throw new ChecksAborted();
+    const { ctx } = this;
+    const dir = join(ctx.scratch, `${++this.trees}-${name}`);
+    const tree = join(dir, "tree");
+    const home = join(dir, "home");
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    const cp = await capture(["cp", "-a", ctx.pristine, tree]);
+    if (!cp.ok) throw new GraderError(`copying the pristine tree: ${cp.stderr.trim()}`);
+    const own = await capture(["chown", "-R", "-h", `${ctx.runner.uid}:${ctx.runner.gid}`, dir]);
+    if (!own.ok) throw new GraderError(`handing the scratch tree to ${ctx.runner.name}: ${own.stderr.trim()}`);
+    if (withPatch && new TextDecoder().decode(ctx.patch).trim() !== "") {
+      const r = await this.applyAsRunner({ tree, home }, ctx.patch, ["--binary"]);
+      if (!r.ok) throw new ApplyFailed((r.stderr || r.stdout).trim());
+    }
+    return { tree, home };
+  }
+
+  async script(check: CheckName, label: string, rel: string, args: string[], where: Tree, poc: string | null, tree: CheckRecord["tree"] = "patched"): Promise<ScriptRun> {
+    if (this.aborted) throw new ChecksAborted();
+    const { ctx } = this;
+    const path = join(ctx.taskRoot, rel);
+    let st;
+    try {
+      st = statSync(path);
+    } catch {
+      st = undefined;
+    }
+    if (!st?.isFile() || (st.mode & 0o111) === 0) throw new GraderError(msg.scriptMissing(check, path));
+    const left = ctx.deadline === undefined ? Infinity : ctx.deadline - performance.now();
+    if (left <= 0) throw new GradingTimeout();
+    const limit = Math.min(ctx.checkTimeoutMs, left);
+    const logPath = join(ctx.logDir, `${label}.log`);
+    const env = childEnv(ctx.inherited, ctx.runner, ["SSE_DIFFICULTY"], { SSE_SOURCE: where.tree, SSE_TASK_ROOT: ctx.taskRoot, SSE_CHECK: check, HOME: where.home });
+    log("INFO", "Check start", { check: label });
+    this.current = start({ argv: [path, ...args], cwd: where.tree, env, user: ctx.runner, log: logPath }, limit, ctx.graceMs);
+    const o = await this.current.done;
+    this.current = undefined;
+    // The agent's code ran as sse-runner: nothing it started may live on into the next check's tree.
+    const stragglers = await killUserProcesses(ctx.runner);
+    if (stragglers.length > 0) throw new GraderError(msg.survivors(ctx.runner.name, stragglers));
+    if (this.aborted) throw new ChecksAborted();
+    if (o.exitCode === null) throw new GraderError(`${check}: ${o.startError}`);
+    if (o.timedOut && limit < ctx.checkTimeoutMs) throw new GradingTimeout();
+    const status = o.timedOut ? "timeout" : o.exitCode === 0 ? "passed" : "failed";
+    const record: CheckRecord = { check, poc, tree, status, exit_code: o.exitCode, duration_seconds: Math.round(o.durationMs) / 1000, log: `grading/${label}.log` };
+    this.records.push(record);
+    ctx.onCheck?.(record);
+    log("INFO", "Check finished", { check: label, status, exit_code: o.exitCode });
+    return { ok: status === "passed", record, log: tail(logPath), logPath };
+  }
+
+  /** A failing build or function test runs once more on the original tree: does it fail there too? */
+  private async controlled(check: "build" | "function_test", rel: string, run: ScriptRun): Promise<Controlled> {
+    if (run.ok) return { state: "passed", run };
+    const control = await this.script(check, `${check}-original`, rel, [], await this.freshTree(`${check}-original`, false), null, "original");
+    return { state: control.ok ? "failed" : "broken", run, control };
+  }
+
+  async build(where: Tree): Promise<Controlled> {
+    const rel = this.ctx.task.scripts.build!;
+    return this.controlled("build", rel, await this.script("build", "build", rel, [], where, null));
+  }
+
+  /** Every PoC in order in the build's tree; with `stopAtFirst`, up to the first that still triggers. */
+  async pocs(where: Tree, stopAtFirst: boolean): Promise<PocsOutcome> {
+    const { scripts, files } = this.ctx.task;
+    const out: PocsOutcome = { passed: 0, total: files.poc.length, runs: [] };
+    for (const [i, poc] of files.poc.entries()) {
+      const r = await this.script("poc", `poc-${i + 1}`, scripts.run!, [join(this.ctx.taskRoot, poc)], where, poc);
+      out.runs.push(r);
+      if (r.ok) out.passed++;
+      else {
+        out.firstFailure ??= { poc, run: r };
+        if (stopAtFirst) break;
+      }
+    }
+    return out;
+  }
+
+  async functionTest(): Promise<Controlled> {
+    const rel = this.ctx.task.scripts.test!;
+    return this.controlled("function_test", rel, await this.script("function_test", "function_test", rel, [], await this.freshTree("function_test"), null));
+  }
+
+  /** The hidden tests applied to a fresh patched tree, then the test script. */
+  async intentTest(): Promise<IntentOutcome> {
+    const { ctx } = this;
+    const where = await this.freshTree("intent_test");
+    const diff = readFileSync(join(ctx.taskRoot, ctx.task.files.futureTest!));
+    const applied = await this.applyAsRunner(where, diff, ["-p1"]);
+    if (!applied.ok) {
+      this.records.push({ check: "intent_test", poc: null, tree: "patched", status: "failed", exit_code: null, duration_seconds: 0, log: null });
+      return { applied: false, error: (applied.stderr || applied.stdout).trim() };
+    }
+    return { applied: true, run: await this.script("intent_test", "intent_test", ctx.task.scripts.test!, [], where, null) };
+  }
+
+  private applyAsRunner(where: Tree, patch: Uint8Array, flags: string[]) {
+    return capture(["git", "apply", "--whitespace=nowarn", ...flags, "-"], {
+      cwd: where.tree,
+      user: this.ctx.runner,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: where.home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+      stdin: patch,
+      timeoutMs: this.ctx.checkTimeoutMs,
+    });
+  }
+}
+
+function tail(path: string): string | null {
+  try {
+    const text = readFileSync(path, "utf8");
+    return text.length > LOG_TAIL ? text.slice(-LOG_TAIL) : text;
+  } catch {
+    return null;
+  }
+}
