@@ -118,8 +118,12 @@ describe("catalog serve start-up and shutdown", () => {
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     let received = (await reader.read()).value?.length ?? 0;
     slow.proc.kill("SIGTERM");
-    await Bun.sleep(300);
-    const refused = await fetch(`${slow.url}/healthz`).then(() => false, () => true);
+    // Wait for the event, not a fixed time: the server says it is stopping, then closes its listener.
+    let refused = false;
+    for (let i = 0; i < 500 && !refused; i++) {
+      if (slow.log.some((l) => l.includes("stopping"))) refused = await fetch(`${slow.url}/healthz`).then(() => false, () => true);
+      if (!refused) await Bun.sleep(10);
+    }
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;

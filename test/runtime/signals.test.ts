@@ -12,13 +12,28 @@ beforeAll(ensureUsers);
 afterAll(dropUsers);
 afterEach(() => dirs?.cleanup());
 
-async function waitForLog(text: string): Promise<void> {
+function waitForLog(text: string): Promise<void> {
   const path = join(dirs!.results, "entrypoint.log");
+  return waitFor(() => existsSync(path) && readFileSync(path, "utf8").includes(text), `entrypoint.log showing ${text}`);
+}
+
+async function waitFor(ready: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    if (existsSync(path) && readFileSync(path, "utf8").includes(text)) return;
+    if (ready()) return;
     await Bun.sleep(50);
   }
-  throw new Error(`entrypoint.log never showed ${text}`);
+  throw new Error(`never saw ${what}`);
+}
+
+/** git processes whose working directory is the agent's tree (the patch capture). */
+function gitInTree(): number[] {
+  return processesMatching(/^git /).filter((pid) => {
+    try {
+      return readlinkSync(`/proc/${pid}/cwd`) === dirs!.source;
+    } catch {
+      return false;
+    }
+  });
 }
 
 test("SIGTERM during the agent phase: every process killed, interrupted result, plugin results so far, exit 143", async () => {
@@ -58,7 +73,7 @@ test("SIGTERM while a long patch capture runs is handled at once (nothing blocks
   const r = await runEntrypoint(dirs, shAgent("truncate -s 64G huge.bin"), {
     onStart: (proc) =>
       void waitForLog("Agent finished").then(async () => {
-        await Bun.sleep(300); // git is hashing 64 GB by now
+        await waitFor(() => gitInTree().length > 0, "a git process hashing the agent's tree");
         signalled = performance.now();
         proc.kill("SIGTERM");
       }),
@@ -67,14 +82,7 @@ test("SIGTERM while a long patch capture runs is handled at once (nothing blocks
   expect(performance.now() - signalled).toBeLessThan(5000);
   expect(r.result.patch_result).toMatchObject({ error_type: "interrupted", error_msg: "Interrupted by SIGTERM during grading" });
   // The interrupted git (cwd: the agent's tree) was stopped with the run.
-  const inTree = processesMatching(/^git /).filter((pid) => {
-    try {
-      return readlinkSync(`/proc/${pid}/cwd`) === dirs!.source;
-    } catch {
-      return false;
-    }
-  });
-  expect(inTree).toEqual([]);
+  expect(gitInTree()).toEqual([]);
 });
 
 test("SIGTERM while the grading plugins run keeps the finished grade; the plugin is recorded, exit 143", async () => {
