@@ -100,11 +100,11 @@ function schemaItems(node: JsonSchema | undefined, root: JsonSchema): JsonSchema
   return resolve(node, root)?.items as JsonSchema | undefined;
 }
 
-/** Strips strings (as the reference models do), validates, and orders keys in model order. */
+/** Strips strings (as the reference models do: enumerated fields aside), validates, and orders keys in model order. */
 export function checkFormat<T>(name: FormatName, input: unknown): CheckResult<T> {
   const { model, models } = formatOf(name);
-  const stripped = stripStrings(input);
   const root = schemaOf(name);
+  const stripped = stripStrings(input, root);
   const rootName = (models[0] as ModelInfo).name;
   const isMapping = stripped !== null && typeof stripped === "object" && !Array.isArray(stripped);
   const out = isMapping ? model(stripped) : undefined;

@@ -1,9 +1,12 @@
 /**
- * Python's `str.strip()` applied to every string of a parsed document, the way the reference
- * models (`str_strip_whitespace=True`) see their input. arktype has no "trim, then check the
- * pattern" that survives JSON Schema export (a morph cannot be exported), so this runs before the
- * model; the exported schema, like the reference's, checks the unstripped text.
+ * Python's `str.strip()` applied to the strings of a parsed document the way the reference models
+ * (`str_strip_whitespace=True`) see their input. arktype has no "trim, then check the pattern" that
+ * survives JSON Schema export (a morph cannot be exported), so this runs before the model; the
+ * exported schema, like the reference's, checks the unstripped text. pydantic strips `str` fields
+ * only: an enumerated field (a `Literal`) sees the text as written, so `language: ' go '` fails.
  */
+import type { JsonSchema } from "./json-schema.ts";
+
 // Python's whitespace set differs from JS trim(): it includes \x1c-\x1f and \x85 but not \ufeff.
 const PY_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 const EDGES = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, "g");
@@ -12,12 +15,39 @@ export function pythonStrip(text: string): string {
   return text.replace(EDGES, "");
 }
 
-export function stripStrings(value: unknown): unknown {
-  if (typeof value === "string") return pythonStrip(value);
-  if (Array.isArray(value)) return value.map(stripStrings);
-  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+/** The non-null alternatives of a schema node, with `$ref`s to `$defs` followed. */
+function alternatives(node: JsonSchema | undefined, root: JsonSchema): JsonSchema[] {
+  if (!node) return [];
+  if (typeof node.$ref === "string") {
+    return alternatives((root.$defs as Record<string, JsonSchema> | undefined)?.[node.$ref.replace("#/$defs/", "")], root);
+  }
+  if (Array.isArray(node.anyOf)) return (node.anyOf as JsonSchema[]).flatMap((alt) => alternatives(alt, root));
+  return node.type === "null" ? [] : [node];
+}
+
+const isEnumerated = (node: JsonSchema) => Array.isArray(node.enum) || "const" in node;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/**
+ * Strips every string of `value` except those the schema (`root`, 2020-12 with `$defs`) declares
+ * enumerated. Without a schema every string is stripped.
+ */
+export function stripStrings(value: unknown, root?: JsonSchema, node: JsonSchema | undefined = root): unknown {
+  const alts = root ? alternatives(node, root) : [];
+  if (typeof value === "string") return alts.length > 0 && alts.every(isEnumerated) ? value : pythonStrip(value);
+  if (Array.isArray(value)) {
+    const items = alts.find((a) => a.type === "array")?.items as JsonSchema | undefined;
+    return value.map((item) => stripStrings(item, root, items));
+  }
+  if (isPlainObject(value)) {
+    const shape = alts.find((a) => a.type === "object" || a.properties !== undefined);
+    const props = (shape?.properties ?? {}) as Record<string, JsonSchema>;
+    const extra = typeof shape?.additionalProperties === "object" ? (shape.additionalProperties as JsonSchema) : undefined;
     // fromEntries defines own properties, so a "__proto__" key stays data.
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, stripStrings(item)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, stripStrings(item, root, Object.hasOwn(props, key) ? props[key] : extra)]));
   }
   return value;
 }

@@ -114,6 +114,16 @@ describe("dataset validate: task config (§1.2.1–2)", () => {
     ]);
   });
 
+  test("enumerated fields are not stripped (pydantic strips str fields, not Literals)", () => {
+    expect(taskErrors(config((t) => t.replace("language: c", "language: ' go '")))).toEqual([
+      "sse/config.yaml: language: Input should be 'c', 'go' or 'rust'",
+    ]);
+    expect(taskErrors(config((t) => `${t}originality: ' public '\n`))).toEqual([
+      "sse/config.yaml: originality: Input should be 'public' or 'crafted'",
+    ]);
+    expect(taskErrors(config((t) => `${t}originality: public\nreference: [" https://example.org/a "]\n`))).toEqual([]);
+  });
+
   test("length and list messages", () => {
     const long = "a".repeat(129);
     expect(taskErrors(config((t) => t.replace("id: t", `id: ${long}`)))).toEqual(["sse/config.yaml: id: String should have at most 128 characters"]);

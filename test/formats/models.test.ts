@@ -83,5 +83,7 @@ describe("helpers", () => {
     expect(pythonStrip("\u001c x \u0085")).toBe("x");
     expect(pythonStrip("\ufeffx")).toBe("\ufeffx");
     expect(stripStrings({ a: [" b "], __proto__x: " c " })).toEqual({ a: ["b"], __proto__x: "c" });
+    const schema = { $defs: { L: { enum: ["go"], type: "string" } }, properties: { l: { $ref: "#/$defs/L" }, o: { anyOf: [{ enum: ["x"] }, { type: "null" }] }, a: { type: "array", items: { enum: ["y"] } }, s: { type: "string" } } };
+    expect(stripStrings({ l: " go ", o: " x ", a: [" y "], s: " s ", other: " z " }, schema)).toEqual({ l: " go ", o: " x ", a: [" y "], s: "s", other: "z" });
   });
 });
