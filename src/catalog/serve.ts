@@ -88,7 +88,8 @@ export async function loadServedCatalog(options: Pick<ServeOptions, "manifest" |
   } else {
     const isDir = (await stat(options.manifest).catch(() => undefined))?.isDirectory();
     source = isDir ? join(options.manifest, "manifest.json") : options.manifest;
-    manifest = await parseManifest(await readOrFail(source, messages.cannotReadCatalog), source);
+    // Served as written: the reference passes metadata (and every other value) through untouched.
+    manifest = await parseManifest(await readOrFail(source, messages.cannotReadCatalog), source, { asWritten: true });
     const beside = join(dirname(source), "images.lock.json");
     if (lockPath === undefined && (await stat(beside).catch(() => undefined))?.isFile()) lockPath = beside;
   }

@@ -12,10 +12,11 @@ export { renderJson };
 /**
  * Parses and validates manifest text. Throws UserError
  * `<where> is not a valid dataset manifest: <problem>` (spec §4.4). Keys come back in model order
- * and absent optional keys as null, as the reference's model dump has them.
+ * and absent optional keys as null, as the reference's model dump has them; with `asWritten` (what
+ * the catalog service publishes, as the reference's passes it through) the document as written.
  */
-export function parseManifest(text: string, where: string): Promise<Manifest> {
-  return parseJsonFormat<Manifest>("manifest", "dataset manifest", text, where);
+export function parseManifest(text: string, where: string, options: { asWritten?: boolean } = {}): Promise<Manifest> {
+  return parseJsonFormat<Manifest>("manifest", "dataset manifest", text, where, options.asWritten);
 }
 
 /** The manifest file's text: keys in model order, `generated_from` left out when null (§2.1). */

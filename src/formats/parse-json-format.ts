@@ -14,7 +14,11 @@ export function problemLine(problems: readonly string[]): string {
   return more > 0 ? `${shown} (and ${more} more)` : shown;
 }
 
-export async function parseJsonFormat<T>(name: FormatName, noun: string, text: string, where: string): Promise<T> {
+/**
+ * Parses and validates; returns the validated copy (strings stripped, keys in model order, defaults
+ * filled in), or with `asWritten` the document exactly as parsed, once it is known to be valid.
+ */
+export async function parseJsonFormat<T>(name: FormatName, noun: string, text: string, where: string, asWritten = false): Promise<T> {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -26,5 +30,5 @@ export async function parseJsonFormat<T>(name: FormatName, noun: string, text: s
   const { formatProblem } = await import("./model-errors.ts");
   const result = checkFormat<T>(name, data);
   if (!result.ok) throw new UserError(`${where} is not a valid ${noun}: ${problemLine(result.problems.map(formatProblem))}`);
-  return result.value;
+  return asWritten ? (data as T) : result.value;
 }

@@ -198,6 +198,37 @@ describe("catalog serve start-up and shutdown", () => {
   });
 });
 
+describe("catalog serve publishes the manifest as written (the reference passes values through)", () => {
+  // Metadata in its own key order, optional keys absent, strings with edge whitespace (NBSP, U+2028).
+  const metadata = {
+    project: "\u00a0ws\u2028",
+    id: "ws-1",
+    repository: " https://example.org/ws ",
+    language: "go",
+    source: "/src",
+    task_description: { issue: " x " },
+    scripts: {},
+    files: {},
+  };
+  const entry = { id: "ws-1", language: "go", project: " ws\u2028", repository: "https://example.org/ws", base: "b:1", image: "case/demo/ws-1", arch: ["amd64"], checks: [], metadata };
+  const metadataBytes = '{"project":"\u00a0ws\u2028","id":"ws-1","repository":" https://example.org/ws ","language":"go","source":"/src","task_description":{"issue":" x "},"scripts":{},"files":{}}';
+
+  test("/tasks/{id}/metadata, /tasks/{id}, /tasks and /manifest.json keep every string and key order", async () => {
+    const asWritten = `${tmp.path}/as-written`;
+    await writeCatalogFiles(asWritten, { manifest: JSON.stringify({ dataset: "demo", version: "demo-v1", tasks: [entry] }, null, 2), lock: null });
+    const s = await startServer(["--manifest", asWritten, "--registry", "reg"]);
+    const body = async (path: string) => (await fetch(s.url + path)).text();
+    const summary = '{"id":"ws-1","language":"go","project":" ws\\u2028","repository":"https://example.org/ws","base":"reg/b:1","image":"reg/case/demo/ws-1:demo-v1","arch":["amd64"],"checks":[]';
+    expect(await body("/tasks/ws-1/metadata")).toBe(`${metadataBytes}\n`);
+    expect(await body("/tasks/ws-1")).toBe(`${summary},"metadata":${metadataBytes}}\n`);
+    expect(await body("/tasks")).toBe(`[${summary}}]\n`);
+    expect(await body("/manifest.json")).toBe(
+      `{"dataset":"demo","version":"demo-v1","tasks":[{"id":"ws-1","language":"go","project":" ws\\u2028","repository":"https://example.org/ws","base":"b:1","image":"case/demo/ws-1","arch":["amd64"],"checks":[],"metadata":${metadataBytes}}]}\n`,
+    );
+    await s.stop();
+  });
+});
+
 const pilot = join(repoRoot, "../shared/conformance/pilot");
 const hasPilot = await Bun.file(`${pilot}/manifest.json`).exists();
 describe.skipIf(!hasPilot)("catalog serve on the pilot data (../shared)", () => {
