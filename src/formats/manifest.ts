@@ -4,19 +4,30 @@
  */
 import { renderJson } from "./json-text.ts";
 import type { Manifest } from "./manifest-types.ts";
-import { parseJsonFormat } from "./parse-json-format.ts";
+import { UserError } from "../errors.ts";
+import { parseJsonFormat, problemLine } from "./parse-json-format.ts";
 
 export type { Manifest, ManifestTask, TaskMetadata } from "./manifest-types.ts";
 export { renderJson };
 
+export const duplicateTaskId = (id: string) => `duplicate task id "${id}"`;
+
 /**
  * Parses and validates manifest text. Throws UserError
- * `<where> is not a valid dataset manifest: <problem>` (spec §4.4). Keys come back in model order
- * and absent optional keys as null, as the reference's model dump has them; with `asWritten` (what
- * the catalog service publishes, as the reference's passes it through) the document as written.
+ * `<where> is not a valid dataset manifest: <problem>` (spec §4.4), also for a task id listed twice
+ * (the reference service's `duplicate task id "<id>"`). Keys come back in model order and absent
+ * optional keys as null, as the reference's model dump has them; with `asWritten` (what the
+ * catalog service publishes, as the reference's passes it through) the document as written.
  */
-export function parseManifest(text: string, where: string, options: { asWritten?: boolean } = {}): Promise<Manifest> {
-  return parseJsonFormat<Manifest>("manifest", "dataset manifest", text, where, options.asWritten);
+export async function parseManifest(text: string, where: string, options: { asWritten?: boolean } = {}): Promise<Manifest> {
+  const manifest = await parseJsonFormat<Manifest>("manifest", "dataset manifest", text, where, options.asWritten);
+  const seen = new Set<string>();
+  const duplicates = new Set<string>();
+  for (const { id } of manifest.tasks) (seen.has(id) ? duplicates : seen).add(id);
+  if (duplicates.size > 0) {
+    throw new UserError(`${where} is not a valid dataset manifest: ${problemLine([...duplicates].map(duplicateTaskId))}`);
+  }
+  return manifest;
 }
 
 /** The manifest file's text: keys in model order, `generated_from` left out when null (§2.1). */

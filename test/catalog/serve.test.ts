@@ -227,6 +227,17 @@ describe("catalog serve publishes the manifest as written (the reference passes 
     );
     await s.stop();
   });
+
+  test('a task id listed twice stops start-up: duplicate task id "<id>"', async () => {
+    const twice = `${tmp.path}/twice`;
+    await writeCatalogFiles(twice, { manifest: JSON.stringify({ dataset: "demo", version: "demo-v1", tasks: [entry, { ...entry, project: "other" }] }), lock: null });
+    const r = await ssebench(["catalog", "serve", "--port", "0", "--manifest", twice]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`${twice}/manifest.json is not a valid dataset manifest: duplicate task id "ws-1"\n`);
+    const list = await ssebench(["tasks", "list", "--catalog", twice]);
+    expect(list.exitCode).toBe(1);
+    expect(list.stderr).toBe(`${twice}/manifest.json is not a valid dataset manifest: duplicate task id "ws-1"\n`);
+  });
 });
 
 const pilot = join(repoRoot, "../shared/conformance/pilot");

@@ -49,6 +49,15 @@ describe("parseManifest", () => {
   });
 });
 
+describe("parseManifest: task ids", () => {
+  test('a task id listed twice is the reference\'s `duplicate task id "<id>"`, each id once', async () => {
+    const tasks = [task, { ...task, id: "u", metadata: { ...metadata, id: "u" } }, task, task];
+    await expect(parseManifest(JSON.stringify({ dataset: "ds", version: "v1", tasks }), "m.json")).rejects.toMatchObject({
+      message: 'm.json is not a valid dataset manifest: duplicate task id "t"',
+    });
+  });
+});
+
 describe("images lock and publication records", () => {
   const entry = { digest: `sha256:${hash}`, files_sha256: hash, revision: "b".repeat(40) };
 
