@@ -1,0 +1,88 @@
+/**
+ * Small breaks of security-relevant code that the test suite must catch (scripts/mutation-check.ts).
+ * `from` must occur exactly once in `file`; when the code moves, move the break with it.
+ */
+export interface Mutation {
+  name: string;
+  what: string;
+  file: string;
+  from: string;
+  to: string;
+  /** the tests meant to catch it */
+  tests: string[];
+  /** the break is in code the compiled binaries carry: rebuild dist/ before the tests */
+  build?: boolean;
+  /** the tests need a Docker engine (SSEBENCH_E2E=1) */
+  engine?: boolean;
+}
+
+export const MUTATIONS: Mutation[] = [
+  {
+    name: "no-memory-swap",
+    what: "the run container may swap beyond its memory limit (--memory-swap dropped)",
+    file: "src/run/container.ts",
+    from: `    "--memory-swap",\n    spec.resources.memory,\n`,
+    to: "",
+    tests: ["test/run/container.test.ts"],
+  },
+  {
+    name: "bridge-network",
+    what: "the run container joins the default bridge instead of the run's own network",
+    file: "src/run/container.ts",
+    from: `args.push("--network", spec.network);`,
+    to: `args.push("--network", "bridge");`,
+    tests: ["test/run/container.test.ts"],
+  },
+  {
+    name: "network-not-internal",
+    what: "the run's network is created without --internal (egress to the world)",
+    file: "src/run/container.ts",
+    from: `    "--internal",\n`,
+    to: "",
+    tests: ["test/run/container.test.ts"],
+  },
+  {
+    name: "sse-vars-leak",
+    what: "every SSE_ variable of the container reaches every child (run key to grading scripts)",
+    file: "src/runtime/child-env.ts",
+    from: `if (v === undefined || k.startsWith("SSE_") || IDENTITY.has(k)) continue;`,
+    to: `if (v === undefined || IDENTITY.has(k)) continue;`,
+    tests: ["test/runtime/child-env.test.ts"],
+    build: true,
+  },
+  {
+    name: "run-extras-inherited",
+    what: "variables handed to the container at run time (AWS_*, DOCKER_*) reach the children",
+    file: "src/runtime/child-env.ts",
+    from: `if (k.startsWith("SSE_") || BASICS.has(k) || k.startsWith("LC_") || allowed.has(k)) out[k] = v;`,
+    to: `out[k] = v;`,
+    tests: ["test/runtime/child-env.test.ts"],
+    build: true,
+  },
+  {
+    name: "task-root-open",
+    what: "/ssebench (PoCs, hidden tests) stays readable during the agent phase",
+    file: "src/runtime/lockdown.ts",
+    from: `  chmodSync(cfg.taskRoot, 0o700);\n  if (task.files.patch)`,
+    to: `  chmodSync(cfg.taskRoot, 0o755);\n  if (task.files.patch)`,
+    tests: ["test/runtime/integrity.test.ts"],
+    build: true,
+  },
+  {
+    name: "digest-pin-ignored",
+    what: "the catalog hands out the tag although the images lock pins a digest",
+    file: "src/catalog/image-refs.ts",
+    from: "return { ref: `${name}@${entry.digest}`, pinned: true, tagRef, digest: entry.digest };",
+    to: "return { ref: tagRef, pinned: true, tagRef, digest: entry.digest };",
+    tests: ["test/catalog"],
+  },
+  {
+    name: "failed-checks-pass",
+    what: "a failing PoC no longer makes the grade failed",
+    file: "src/formats/result.ts",
+    from: `if (v.build_success === false || (v.pov_total !== null && v.pov_passed !== v.pov_total) || v.func_test_success === false`,
+    to: `if (v.build_success === false || v.func_test_success === false`,
+    tests: ["test/runtime/lifecycle.test.ts", "test/runtime/formats.test.ts"],
+    build: true,
+  },
+];
