@@ -14,7 +14,7 @@ export type JsonSchema = { [key: string]: unknown };
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
 const STANDARD_KEYS = new Set([
   "$ref", "additionalProperties", "anyOf", "const", "default", "description", "enum", "items",
-  "maxLength", "minItems", "minLength", "pattern", "properties", "required", "title", "type",
+  "maxLength", "minimum", "minItems", "minLength", "pattern", "properties", "required", "title", "type",
 ]);
 const DECLARED_ENUMS: readonly (readonly string[])[] = [LANGUAGES, ORIGINALITIES, CHECKS, ARCHES];
 

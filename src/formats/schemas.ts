@@ -12,7 +12,7 @@ import { type ModelProblem, modelProblems } from "./model-errors.ts";
 import { stripStrings } from "./strip.ts";
 import { taskConfigModel, taskConfigModels } from "./task-config.ts";
 
-export type FormatName = "task" | "dataset" | "manifest" | "images-lock" | "publication-record";
+export type FormatName = "task" | "dataset" | "manifest" | "images-lock" | "publication-record" | "model" | "model-script";
 
 interface Format {
   model: Type;
@@ -34,6 +34,14 @@ const lazyFormats: Partial<Record<FormatName, () => Promise<Format>>> = {
   "images-lock": async () => {
     const m = await import("./manifest-model.ts");
     return { model: m.imagesLockModel as Type, models: m.lockModels };
+  },
+  model: async () => {
+    const m = await import("./model-config.ts");
+    return { model: m.modelConfigModel as Type, models: m.modelConfigModels };
+  },
+  "model-script": async () => {
+    const m = await import("./model-script.ts");
+    return { model: m.modelScriptModel as Type, models: m.modelScriptModels };
   },
   "publication-record": async () => {
     const m = await import("./manifest-model.ts");
@@ -58,6 +66,8 @@ export const EXPORTED_SCHEMAS: readonly { name: FormatName; file: string }[] = [
   { name: "dataset", file: "dataset.schema.json" },
   { name: "manifest", file: "manifest.schema.json" },
   { name: "images-lock", file: "images-lock.schema.json" },
+  { name: "model", file: "model.schema.json" },
+  { name: "model-script", file: "model-script.schema.json" },
 ];
 
 const schemaCache = new Map<FormatName, JsonSchema>();

@@ -91,7 +91,7 @@ describe("ssebench run: validation in the reference's order (exit 1)", () => {
 
   test("unknown agent and unknown model list what exists", async () => {
     await fails([...local, "--agent", "nosuch", "--model", "gpt-5"], msg.unknownAgent("nosuch", ["dummy", "reference"]));
-    await fails([...local, "--agent", "dummy", "--model", "nosuch"], msg.unknownModel("nosuch", ["claude-sonnet-4-6", "gpt-5"]));
+    await fails([...local, "--agent", "dummy", "--model", "nosuch"], msg.unknownModel("nosuch", ["claude-sonnet-4-6", "gpt-5", "scripted"]));
   });
 
   test("no docker CLI on PATH: one line, and no run folder", async () => {

@@ -1,0 +1,27 @@
+/** Every text the gateway and the model files show users; tests assert these exact strings. */
+export const msg = {
+  // models/*.yaml and scripts (one line each, before anything is built)
+  modelFile: (file: string, line: number, detail: string) => `${file}:${line}: ${detail}`,
+  modelUnreadable: (file: string, detail: string) => `${file}: ${detail}`,
+  modelNameMismatch: (file: string, name: string, stem: string) => `${file}: name '${name}' differs from the file name '${stem}'`,
+  keyMissing: (file: string, name: string, variable: string) =>
+    `${file}: the key of model ${name} is read from ${variable}, which is not set; export it (only the gateway sends it, to the model's upstream)`,
+  scriptMissing: (file: string, script: string) => `${file}: script ${script} does not exist`,
+
+  // the gateway's answers (provider-shaped error bodies carry these)
+  noKey: () => "No API key: send the run's key (SSE_API_KEY) as Authorization: Bearer, x-api-key or api-key",
+  unknownKey: () => "Unknown API key: this gateway issued no such key, or its run has ended",
+  otherModel: (asked: string, allowed: string) => `This key may use model ${allowed} only, not ${asked}`,
+  wireNotServed: (model: string, wire: string) => `Model ${model} does not speak the ${wire} wire`,
+  budgetSpent: (spent: number, budget: number) =>
+    `Budget exhausted: this run spent $${spent.toFixed(4)} of its $${budget.toFixed(2)} budget; no further model calls are answered`,
+  badJson: () => "The request body is not a JSON object",
+  upstreamFailed: (detail: string) => `The model's upstream could not be reached: ${detail}`,
+  notFound: (path: string) => `No such route: ${path}`,
+
+  // gateway serve
+  serving: (where: string, models: readonly string[]) => `Gateway listening on ${where} for ${models.join(", ")}`,
+  badPort: (value: string) => `--port must be a port number from 0 to 65535 (got '${value}')`,
+  noModels: (dir: string) => `${dir}: no models/*.yaml to serve`,
+  issuedKey: (model: string, key: string) => `key for ${model}: ${key}`,
+} as const;
