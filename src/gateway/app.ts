@@ -1,0 +1,220 @@
+/**
+ * The gateway's Hono app: the three wires (Anthropic Messages + count_tokens, OpenAI Chat
+ * Completions, OpenAI Responses) and GET /models, at /v1/... and without /v1. Each call: the run's
+ * key (401 unknown, 403 another model), the budget (400 once spent: 429 makes agents retry for
+ * hours), hosted tools stripped, the model renamed to the upstream's, forwarded with the upstream's
+ * key, the answer passed through byte for byte while its usage is metered, then one ledger line.
+ */
+import { Hono } from "hono";
+import type { Wire } from "../formats/model-config.ts";
+import { stripHostedTools } from "./hosted-tools.ts";
+import type { RunKey } from "./keys.ts";
+import type { LedgerEntry } from "./ledger.ts";
+import { msg } from "./messages.ts";
+import { providerError } from "./provider-errors.ts";
+import { costOf, noUsage, StreamMeter, type Usage, usageOfBody } from "./usage.ts";
+
+type Json = Record<string, unknown>;
+type Route = Wire | "count_tokens";
+
+const UPSTREAM_PATHS: Record<Route, string> = {
+  anthropic: "/messages",
+  count_tokens: "/messages/count_tokens",
+  chat: "/chat/completions",
+  responses: "/responses",
+};
+const PASSED_HEADERS = ["accept", "anthropic-version", "anthropic-beta", "openai-beta"];
+
+/** The key a client sent, in any of the usual headers. */
+export function clientKey(headers: Headers): string | undefined {
+  const bearer = headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  return bearer ?? headers.get("x-api-key") ?? headers.get("api-key") ?? undefined;
+}
+
+export type KeyLookup = (key: string) => RunKey | undefined;
+
+function upstreamRequest(run: RunKey, route: Route, incoming: Request, body: Json, signal: AbortSignal): Request {
+  const { config, key } = run.model;
+  const base = (config.base_url ?? "http://scripted.invalid/v1").replace(/\/+$/, "");
+  const url = `${base}${UPSTREAM_PATHS[route]}${new URL(incoming.url).search}`;
+  const headers = new Headers({ "content-type": "application/json", "user-agent": "ssebench-gateway" });
+  for (const name of PASSED_HEADERS) {
+    const value = incoming.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  if (route === "anthropic" || route === "count_tokens") {
+    if (!headers.has("anthropic-version")) headers.set("anthropic-version", "2023-06-01");
+    if (key) headers.set("x-api-key", key);
+  } else if (key) headers.set("authorization", `Bearer ${key}`);
+  return new Request(url, { method: "POST", headers, body: JSON.stringify(body), signal });
+}
+
+interface Call {
+  run: RunKey;
+  route: Route;
+  path: string;
+  stream: boolean;
+  started: number;
+  time: string;
+  stripped: string[];
+  request: Uint8Array | undefined;
+}
+
+function record(call: Call, status: number, usage: Usage, extra: { firstByte?: number; aborted?: boolean; error?: string; response?: Uint8Array }): void {
+  const { run } = call;
+  const cost = status >= 200 && status < 300 ? costOf(usage, run.model.config.price) : 0;
+  const t = run.totals;
+  t.calls++;
+  if (status >= 200 && status < 300 && !(extra.aborted && extra.firstByte === undefined)) t.answered++;
+  t.spend = Math.round((t.spend + cost) * 1e10) / 1e10;
+  for (const k of ["input", "output", "cache_read", "cache_write"] as const) t.tokens[k] += usage[k];
+  const entry: LedgerEntry = {
+    seq: ++run.seq,
+    time: call.time,
+    run: run.runId,
+    model: run.model.config.name,
+    wire: call.route,
+    path: call.path,
+    stream: call.stream,
+    status,
+    ms: Math.round(performance.now() - call.started),
+    first_byte_ms: extra.firstByte === undefined ? null : Math.round(extra.firstByte - call.started),
+    usage,
+    cost,
+    spent: t.spend,
+    stripped: call.stripped,
+    aborted: extra.aborted ?? false,
+    error: extra.error ?? null,
+  };
+  try {
+    run.ledger?.write(entry, call.request, extra.response);
+  } catch {
+    // A full disk must not break the agent's call; the totals still count it.
+  }
+}
+
+/** Passes the upstream's stream through untouched, metering each chunk as it goes by. */
+function meteredStream(call: Call, upstream: Response, abort: AbortController): ReadableStream<Uint8Array> {
+  const reader = (upstream.body as ReadableStream<Uint8Array>).getReader();
+  const meter = new StreamMeter(call.route as Wire);
+  const decoder = new TextDecoder();
+  const chunks: Uint8Array[] = [];
+  let firstByte: number | undefined;
+  let done = false;
+  const finish = (aborted: boolean, error?: string) => {
+    if (done) return;
+    done = true;
+    meter.end();
+    record(call, upstream.status, meter.usage, { firstByte, aborted, error, response: concat(chunks) });
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done: ended } = await reader.read();
+        if (ended) {
+          finish(false);
+          controller.close();
+          return;
+        }
+        firstByte ??= performance.now();
+        chunks.push(value);
+        meter.push(decoder.decode(value, { stream: true }));
+        controller.enqueue(value);
+      } catch (e) {
+        finish(abort.signal.aborted, abort.signal.aborted ? undefined : String(e));
+        controller.error(e);
+      }
+    },
+    cancel() {
+      abort.abort();
+      reader.cancel().catch(() => {});
+      finish(true);
+    },
+  });
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  return Buffer.concat(chunks);
+}
+
+async function handle(lookup: KeyLookup, route: Route, incoming: Request): Promise<Response> {
+  const wireOfErrors = route;
+  const sent = clientKey(incoming.headers);
+  if (!sent) return providerError(wireOfErrors, 401, msg.noKey());
+  const run = lookup(sent);
+  if (!run) return providerError(wireOfErrors, 401, msg.unknownKey());
+  const path = new URL(incoming.url).pathname;
+  const raw = new Uint8Array(await incoming.arrayBuffer());
+  let body: Json;
+  try {
+    body = JSON.parse(new TextDecoder().decode(raw)) as Json;
+    if (body === null || typeof body !== "object" || Array.isArray(body)) throw new Error("not an object");
+  } catch {
+    return providerError(wireOfErrors, 400, msg.badJson());
+  }
+  const { config } = run.model;
+  if (body.model !== config.name) return providerError(wireOfErrors, 403, msg.otherModel(String(body.model), config.name));
+  const wire: Wire = route === "count_tokens" ? "anthropic" : route;
+  if (!config.wires.includes(wire)) return providerError(wireOfErrors, 400, msg.wireNotServed(config.name, wire));
+  const call: Call = { run, route, path, stream: body.stream === true, started: performance.now(), time: new Date().toISOString(), stripped: [], request: raw };
+  if (run.totals.spend >= run.budget) {
+    const refused = providerError(wireOfErrors, 400, msg.budgetSpent(run.totals.spend, run.budget), "budget_exceeded");
+    record(call, 400, noUsage(), { error: "budget exhausted" });
+    return refused;
+  }
+  call.stripped = stripHostedTools(wire, config.provider, body);
+  body.model = config.upstream_model ?? config.name;
+  if (route === "chat" && call.stream) body.stream_options = { ...(body.stream_options as Json | undefined), include_usage: true };
+  const abort = new AbortController();
+  const onClientGone = () => abort.abort();
+  incoming.signal.addEventListener("abort", onClientGone, { once: true });
+  let upstream: Response;
+  try {
+    upstream = await run.model.upstream(upstreamRequest(run, route, incoming, body, abort.signal));
+  } catch (e) {
+    const detail = e instanceof Error ? e.message : String(e);
+    record(call, 502, noUsage(), { error: detail, aborted: abort.signal.aborted });
+    return providerError(wireOfErrors, 502, msg.upstreamFailed(detail));
+  }
+  const type = upstream.headers.get("content-type") ?? "application/json";
+  const ok = upstream.status >= 200 && upstream.status < 300;
+  if (ok && type.startsWith("text/event-stream") && upstream.body) {
+    return new Response(meteredStream(call, upstream, abort), {
+      status: upstream.status,
+      headers: { "content-type": type, "cache-control": "no-cache" },
+    });
+  }
+  const bytes = new Uint8Array(await upstream.arrayBuffer());
+  const firstByte = performance.now();
+  let usage = noUsage();
+  if (ok && route !== "count_tokens") {
+    try {
+      usage = usageOfBody(wire, JSON.parse(new TextDecoder().decode(bytes)));
+    } catch {
+      // an answer that is not JSON has no usage to meter
+    }
+  }
+  record(call, upstream.status, usage, { firstByte, response: bytes });
+  return new Response(bytes, { status: upstream.status, headers: { "content-type": type } });
+}
+
+function models(lookup: KeyLookup, incoming: Request): Response {
+  const sent = clientKey(incoming.headers);
+  const run = sent ? lookup(sent) : undefined;
+  if (!run) return providerError("models", 401, sent ? msg.unknownKey() : msg.noKey());
+  const { name, provider } = run.model.config;
+  return Response.json({ object: "list", data: [{ id: name, object: "model", created: 0, owned_by: provider, type: "model", display_name: name }] });
+}
+
+export function createGatewayApp(lookup: KeyLookup): Hono {
+  const app = new Hono();
+  for (const prefix of ["/v1", ""]) {
+    app.post(`${prefix}/messages/count_tokens`, (c) => handle(lookup, "count_tokens", c.req.raw));
+    app.post(`${prefix}/messages`, (c) => handle(lookup, "anthropic", c.req.raw));
+    app.post(`${prefix}/chat/completions`, (c) => handle(lookup, "chat", c.req.raw));
+    app.post(`${prefix}/responses`, (c) => handle(lookup, "responses", c.req.raw));
+    app.get(`${prefix}/models`, (c) => models(lookup, c.req.raw));
+  }
+  app.notFound((c) => providerError("chat", 404, msg.notFound(new URL(c.req.url).pathname)));
+  return app;
+}

@@ -1,0 +1,52 @@
+/**
+ * Hosted server tools run at the model vendor and reach the outside world (web search, web fetch,
+ * code execution, remote MCP): with restricted egress nothing may leave through the vendor either,
+ * so they are dropped from every request. A hosted tool_search is kept only for the vendor that
+ * hosts it (for any other upstream it is an unknown tool).
+ */
+import type { Provider, Wire } from "../formats/model-config.ts";
+
+type Json = Record<string, unknown>;
+
+const OPENAI_HOSTED = /^(web_search|web_fetch|file_search|code_interpreter|image_generation|mcp$|computer_use)/;
+const ANTHROPIC_HOSTED = /^(web_search|web_fetch|code_execution|bash_code_execution|text_editor_code_execution|mcp_toolset)/;
+
+function hosted(wire: Wire, provider: Provider, tool: unknown): boolean {
+  const t = typeof (tool as Json)?.type === "string" ? ((tool as Json).type as string) : "";
+  if (wire === "anthropic") {
+    if (t.startsWith("tool_search_tool")) return provider !== "anthropic";
+    return ANTHROPIC_HOSTED.test(t);
+  }
+  if (t === "tool_search") return provider !== "openai";
+  if (wire === "chat") return t !== "" && t !== "function" && t !== "custom";
+  return OPENAI_HOSTED.test(t);
+}
+
+/** Removes hosted tools (and what refers to them) from a request body in place; returns their types. */
+export function stripHostedTools(wire: Wire, provider: Provider, body: Json): string[] {
+  const removed: string[] = [];
+  if (Array.isArray(body.tools)) {
+    const kept = body.tools.filter((tool) => {
+      if (!hosted(wire, provider, tool)) return true;
+      removed.push(String((tool as Json).type));
+      return false;
+    });
+    body.tools = kept;
+    if (kept.length === 0 && removed.length > 0) {
+      delete body.tools;
+      delete body.tool_choice;
+      delete body.parallel_tool_calls;
+    }
+  }
+  const choice = body.tool_choice as Json | undefined;
+  if (choice && typeof choice === "object" && typeof choice.type === "string" && hosted(wire, provider, choice)) {
+    body.tool_choice = wire === "anthropic" ? { type: "auto" } : "auto";
+  }
+  for (const key of wire === "anthropic" ? ["mcp_servers", "container"] : wire === "chat" ? ["web_search_options"] : []) {
+    if (key in body) {
+      removed.push(key);
+      delete body[key];
+    }
+  }
+  return removed;
+}

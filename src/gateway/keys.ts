@@ -1,0 +1,57 @@
+/**
+ * Per-run keys: random, bound to one run and one model, with a USD budget; spend, token and call
+ * totals accumulate as calls end. Held in memory by the process that owns the runs.
+ */
+import { randomBytes } from "node:crypto";
+import type { ModelConfig } from "../formats/model-config.ts";
+import type { Upstream } from "./scripted/provider.ts";
+import type { Ledger } from "./ledger.ts";
+import { noUsage, type Usage } from "./usage.ts";
+
+export const DEFAULT_BUDGET_USD = 10;
+
+/** A model as the gateway serves it: its config, the upstream's key and how to reach it. */
+export interface ServedModel {
+  config: ModelConfig;
+  /** the upstream's key (never the client's); undefined for a scripted model */
+  key: string | undefined;
+  upstream: Upstream;
+}
+
+export interface RunTotals {
+  /** USD */
+  spend: number;
+  calls: number;
+  /** calls the upstream answered with a 2xx status */
+  answered: number;
+  tokens: Usage;
+}
+
+export interface RunKey {
+  key: string;
+  runId: string;
+  model: ServedModel;
+  budget: number;
+  totals: RunTotals;
+  ledger: Ledger | undefined;
+  seq: number;
+}
+
+export class KeyRing {
+  private readonly keys = new Map<string, RunKey>();
+
+  issue(runId: string, model: ServedModel, budget = DEFAULT_BUDGET_USD, ledger?: Ledger): RunKey {
+    const key = `sk-ssebench-${randomBytes(32).toString("base64url")}`;
+    const entry: RunKey = { key, runId, model, budget, ledger, seq: 0, totals: { spend: 0, calls: 0, answered: 0, tokens: noUsage() } };
+    this.keys.set(key, entry);
+    return entry;
+  }
+
+  get(key: string): RunKey | undefined {
+    return this.keys.get(key);
+  }
+
+  revoke(key: string): void {
+    this.keys.delete(key);
+  }
+}

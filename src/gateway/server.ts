@@ -1,0 +1,58 @@
+/**
+ * The gateway as a process serves it: models loaded once, per-run keys, and listeners. A run gets
+ * its own Unix socket (bind-mounted into its container), which answers that run's key only; the
+ * standalone `gateway serve` listens on TCP for every key it issued. `idleTimeout: 0`: Bun's
+ * default 10 s would cut a stream the model pauses.
+ */
+import { chmodSync, rmSync } from "node:fs";
+import type { Server } from "bun";
+import { createGatewayApp } from "./app.ts";
+import { KeyRing, type RunKey, type RunTotals, type ServedModel } from "./keys.ts";
+import { Ledger } from "./ledger.ts";
+import type { LoadedModel } from "./models.ts";
+import { scriptedUpstream } from "./scripted/provider.ts";
+
+export function servedModel(loaded: LoadedModel): ServedModel {
+  const upstream = loaded.script ? scriptedUpstream(loaded.script, loaded.config.name) : (request: Request) => fetch(request);
+  return { config: loaded.config, key: loaded.key, upstream };
+}
+
+export interface RunAccess {
+  run: RunKey;
+  /** stops the run's socket, revokes its key and returns its totals */
+  close: () => Promise<RunTotals>;
+}
+
+export class Gateway {
+  readonly keys = new KeyRing();
+
+  /** A key for one run; its calls are written to `<ledgerDir>/model-calls.jsonl` when given. */
+  issue(runId: string, model: ServedModel, budget?: number, ledgerDir?: string): RunKey {
+    return this.keys.issue(runId, model, budget, ledgerDir ? new Ledger(ledgerDir) : undefined);
+  }
+
+  /** Serves one run on a Unix socket that answers its key only. */
+  serveRun(run: RunKey, socketPath: string): RunAccess {
+    rmSync(socketPath, { force: true });
+    const app = createGatewayApp((key) => (key === run.key ? this.keys.get(key) : undefined));
+    // bun-types list idleTimeout for TCP servers only; Bun applies it to Unix sockets too (tested).
+    const server = Bun.serve({ unix: socketPath, idleTimeout: 0, fetch: app.fetch } as unknown as Parameters<typeof Bun.serve>[0]);
+    // The forwarder in the container runs as root; the agent reaches the gateway through it.
+    chmodSync(socketPath, 0o666);
+    return {
+      run,
+      close: async () => {
+        this.keys.revoke(run.key);
+        await server.stop(true);
+        rmSync(socketPath, { force: true });
+        return run.totals;
+      },
+    };
+  }
+
+  /** Serves every issued key on TCP. */
+  serveTcp(hostname: string, port: number): Server<undefined> {
+    const app = createGatewayApp((key) => this.keys.get(key));
+    return Bun.serve({ hostname, port, idleTimeout: 0, fetch: app.fetch });
+  }
+}

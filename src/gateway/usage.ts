@@ -1,0 +1,93 @@
+/**
+ * Token usage as each wire reports it, normalised to {input (not cached), output, cache_read,
+ * cache_write}, and its cost at a model's prices. The stream meter reads each wire's own usage
+ * events from the bytes the client receives (spec agents-models §3.3 item 5).
+ */
+import type { ModelPrice, Wire } from "../formats/model-config.ts";
+
+export interface Usage {
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+}
+
+export const noUsage = (): Usage => ({ input: 0, output: 0, cache_read: 0, cache_write: 0 });
+
+const n = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (v !== null && typeof v === "object" ? (v as Json) : {});
+
+/** Anthropic `usage`: input_tokens excludes the cache's tokens. */
+function anthropicUsage(u: Json, into: Usage): void {
+  if ("input_tokens" in u) into.input = n(u.input_tokens);
+  if ("cache_read_input_tokens" in u) into.cache_read = n(u.cache_read_input_tokens);
+  if ("cache_creation_input_tokens" in u) into.cache_write = n(u.cache_creation_input_tokens);
+  if ("output_tokens" in u) into.output = n(u.output_tokens);
+}
+
+/** OpenAI usage: the prompt count includes the cached tokens. */
+function openaiUsage(u: Json, into: Usage, inputKey: string, outputKey: string, detailsKey: string): void {
+  const cached = n(obj(u[detailsKey]).cached_tokens);
+  into.input = Math.max(0, n(u[inputKey]) - cached);
+  into.cache_read = cached;
+  into.output = n(u[outputKey]);
+}
+
+/** Usage of a non-streamed JSON answer. */
+export function usageOfBody(wire: Wire, body: unknown): Usage {
+  const usage = noUsage();
+  const u = obj(obj(body).usage);
+  if (wire === "anthropic") anthropicUsage(u, usage);
+  else if (wire === "chat") openaiUsage(u, usage, "prompt_tokens", "completion_tokens", "prompt_tokens_details");
+  else openaiUsage(u, usage, "input_tokens", "output_tokens", "input_tokens_details");
+  return usage;
+}
+
+/** Folds one streamed event (the JSON of a `data:` line) into the usage so far. */
+export function meterEvent(wire: Wire, event: Json, usage: Usage): void {
+  if (wire === "anthropic") {
+    // message_start carries the input side; message_delta the cumulative output count.
+    if (event.type === "message_start") anthropicUsage(obj(obj(event.message).usage), usage);
+    else if (event.type === "message_delta") anthropicUsage(obj(event.usage), usage);
+  } else if (wire === "chat") {
+    if (event.usage && typeof event.usage === "object") openaiUsage(obj(event.usage), usage, "prompt_tokens", "completion_tokens", "prompt_tokens_details");
+  } else if (event.type === "response.completed" || event.type === "response.incomplete" || event.type === "response.failed") {
+    const u = obj(obj(event.response).usage);
+    if (Object.keys(u).length > 0) openaiUsage(u, usage, "input_tokens", "output_tokens", "input_tokens_details");
+  }
+}
+
+/** Reads SSE text chunk by chunk and meters each complete `data:` line. */
+export class StreamMeter {
+  readonly usage = noUsage();
+  private rest = "";
+  constructor(private readonly wire: Wire) {}
+  push(text: string): void {
+    const lines = (this.rest + text).split("\n");
+    this.rest = lines.pop() ?? "";
+    for (const line of lines) this.line(line);
+  }
+  end(): void {
+    if (this.rest) this.line(this.rest);
+    this.rest = "";
+  }
+  private line(raw: string): void {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (!line.startsWith("data:")) return;
+    const data = line.slice(5).trim();
+    if (!data.startsWith("{")) return;
+    try {
+      meterEvent(this.wire, JSON.parse(data) as Json, this.usage);
+    } catch {
+      // not JSON: nothing to meter
+    }
+  }
+}
+
+/** USD for `usage` at per-million-token prices. */
+export function costOf(usage: Usage, price: ModelPrice): number {
+  const usd =
+    (usage.input * price.input + usage.output * price.output + usage.cache_read * price.cache_read + usage.cache_write * price.cache_write) / 1e6;
+  return Math.round(usd * 1e10) / 1e10;
+}

@@ -1,0 +1,145 @@
+/**
+ * Keys, budgets, hosted tools and forwarding over real HTTP on 127.0.0.1: the budget cut-off is a
+ * provider-shaped 400 (never 429), unknown keys 401, another model 403; a real HTTP upstream gets
+ * the upstream's key (never the client's), the upstream model name and no hosted tools; a client
+ * that goes away mid-stream stops the upstream's stream.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import type { ModelConfig } from "../../src/formats/model-config.ts";
+import { msg } from "../../src/gateway/messages.ts";
+import { type ScriptedStats, scriptedUpstream, serveScripted } from "../../src/gateway/scripted/provider.ts";
+import { post, PRICE, requestBody, SCRIPT, scriptedModel, startGateway } from "./support.ts";
+
+const MODEL = "scripted-test";
+
+describe("keys and budgets", () => {
+  // One anthropic call costs $0.006495: the second call finds the budget spent.
+  const gw = startGateway(scriptedModel(), 0.005);
+  afterAll(() => gw.stop());
+
+  test("no key, an unknown key: 401 in the wire's error shape", async () => {
+    const none = await post(`${gw.url}/v1/messages`, undefined, requestBody("anthropic", MODEL, { stream: false }));
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({ type: "error", error: { type: "authentication_error", message: msg.noKey() } });
+    const wrong = await post(`${gw.url}/v1/chat/completions`, "sk-ssebench-nope", requestBody("chat", MODEL, { stream: false }));
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ error: { message: msg.unknownKey(), type: "invalid_request_error", param: null, code: "invalid_api_key" } });
+  });
+
+  test("another model: 403", async () => {
+    const r = await post(`${gw.url}/v1/responses`, gw.run.key, requestBody("responses", "gpt-5", { stream: false }));
+    expect(r.status).toBe(403);
+    expect(((await r.json()) as any).error.message).toBe(msg.otherModel("gpt-5", MODEL));
+  });
+
+  test("once the budget is spent: 400 with the provider's error shape, logged, nothing forwarded", async () => {
+    expect((await post(`${gw.url}/v1/messages`, gw.run.key, requestBody("anthropic", MODEL, { stream: true }))).status).toBe(200);
+    const spent = gw.run.totals.spend;
+    expect(spent).toBeGreaterThan(0.005);
+    const anthropic = await post(`${gw.url}/v1/messages`, gw.run.key, requestBody("anthropic", MODEL, { stream: true }));
+    expect(anthropic.status).toBe(400);
+    expect(await anthropic.json()).toEqual({ type: "error", error: { type: "invalid_request_error", message: msg.budgetSpent(spent, 0.005) } });
+    const chat = await post(`${gw.url}/v1/chat/completions`, gw.run.key, requestBody("chat", MODEL, { stream: false }));
+    expect(chat.status).toBe(400);
+    expect(((await chat.json()) as any).error).toEqual({ message: msg.budgetSpent(spent, 0.005), type: "invalid_request_error", param: null, code: "budget_exceeded" });
+    expect(gw.run.totals.spend).toBe(spent);
+    expect(gw.run.totals.answered).toBe(1);
+    expect(gw.ledger().map((e) => [e.status, e.cost > 0])).toEqual([[200, true], [400, false], [400, false]]);
+  });
+});
+
+describe("forwarding to a real HTTP upstream", () => {
+  const seen: { headers: Headers; body: any; path: string }[] = [];
+  const upstream = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const body = await req.json();
+      seen.push({ headers: req.headers, body, path: new URL(req.url).pathname + new URL(req.url).search });
+      return Response.json({ id: "x", object: "chat.completion", choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 4 } } });
+    },
+  });
+  const config: ModelConfig = { name: "gpt-test", provider: "other", upstream_model: "vendor-model-7", base_url: `http://127.0.0.1:${upstream.port}/api/v1/`, key_env: "X", wires: ["chat", "responses", "anthropic"], price: PRICE };
+  const gw = startGateway({ config, key: "upstream-secret", upstream: (r) => fetch(r) });
+  afterAll(() => {
+    gw.stop();
+    upstream.stop(true);
+  });
+
+  test("the upstream's key and model name, never the client's; usage from the answer", async () => {
+    const r = await post(`${gw.url}/v1/chat/completions`, gw.run.key, requestBody("chat", "gpt-test", { stream: false, tools: ["bash"] }), { "x-api-key": gw.run.key, cookie: "a=b" });
+    expect(r.status).toBe(200);
+    const got = seen.at(-1) as (typeof seen)[number];
+    expect(got.path).toBe("/api/v1/chat/completions");
+    expect(got.headers.get("authorization")).toBe("Bearer upstream-secret");
+    expect(got.headers.get("x-api-key")).toBeNull();
+    expect(got.headers.get("cookie")).toBeNull();
+    expect(got.body.model).toBe("vendor-model-7");
+    expect(gw.ledger().at(-1)?.usage).toEqual({ input: 6, output: 5, cache_read: 4, cache_write: 0 });
+  });
+
+  test("anthropic: x-api-key upstream, version and beta headers and the query passed on", async () => {
+    await post(`${gw.url}/v1/messages?beta=true`, gw.run.key, requestBody("anthropic", "gpt-test", { stream: false }), { "anthropic-beta": "claude-code-20250219" });
+    const got = seen.at(-1) as (typeof seen)[number];
+    expect(got.path).toBe("/api/v1/messages?beta=true");
+    expect(got.headers.get("x-api-key")).toBe("upstream-secret");
+    expect(got.headers.get("authorization")).toBeNull();
+    expect(got.headers.get("anthropic-version")).toBe("2023-06-01");
+    expect(got.headers.get("anthropic-beta")).toBe("claude-code-20250219");
+  });
+
+  test("hosted server tools are stripped from every wire", async () => {
+    const responses = requestBody("responses", "gpt-test", { stream: false, tools: ["exec_command"] });
+    (responses.tools as unknown[]).push({ type: "web_search", external_web_access: true }, { type: "tool_search" }, { type: "mcp", server_url: "https://x" }, { type: "code_interpreter" });
+    await post(`${gw.url}/v1/responses`, gw.run.key, responses);
+    expect(seen.at(-1)?.body.tools.map((t: any) => t.type)).toEqual(["function"]);
+    expect(gw.ledger().at(-1)?.stripped).toEqual(["web_search", "tool_search", "mcp", "code_interpreter"]);
+
+    const anthropic = requestBody("anthropic", "gpt-test", { stream: false, tools: ["Bash"] });
+    (anthropic.tools as unknown[]).push({ type: "web_search_20250305", name: "web_search" }, { type: "web_fetch_20250910", name: "web_fetch" }, { type: "code_execution_20250825", name: "code_execution" }, { type: "bash_20250124", name: "bash" });
+    anthropic.mcp_servers = [{ type: "url", url: "https://x" }];
+    await post(`${gw.url}/v1/messages`, gw.run.key, anthropic);
+    const sent = seen.at(-1)?.body;
+    expect(sent.tools.map((t: any) => t.name)).toEqual(["Bash", "bash"]);
+    expect(sent.mcp_servers).toBeUndefined();
+
+    const chat = requestBody("chat", "gpt-test", { stream: false });
+    chat.web_search_options = {};
+    chat.tools = [{ type: "web_search_preview" }];
+    chat.tool_choice = "auto";
+    await post(`${gw.url}/v1/chat/completions`, gw.run.key, chat);
+    expect(seen.at(-1)?.body.tools).toBeUndefined();
+    expect(seen.at(-1)?.body.tool_choice).toBeUndefined();
+    expect(seen.at(-1)?.body.web_search_options).toBeUndefined();
+  });
+});
+
+describe("a client that goes away mid-stream", () => {
+  const stats: ScriptedStats = { calls: 0, streams: 0, completed: 0, cancelled: 0 };
+  const long = { ...SCRIPT, turns: [{ text: "word ".repeat(400), calls: [] }], delay_ms: 20 };
+  const scripted = serveScripted(scriptedUpstream(long, "slow", stats));
+  const config: ModelConfig = { name: MODEL, provider: "other", upstream_model: "slow", base_url: scripted.url, key_env: "X", wires: ["chat"], price: PRICE };
+  const gw = startGateway({ config, key: "k", upstream: (r) => fetch(r) });
+  afterAll(() => {
+    gw.stop();
+    scripted.stop();
+  });
+
+  test("stops the upstream's stream; the ledger says aborted", async () => {
+    const abort = new AbortController();
+    const r = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gw.run.key}` },
+      body: JSON.stringify(requestBody("chat", MODEL, { stream: true, tools: ["bash"] })),
+      signal: abort.signal,
+    });
+    const reader = (r.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await reader.read();
+    abort.abort();
+    for (let i = 0; i < 100 && stats.cancelled === 0; i++) await Bun.sleep(20);
+    expect(stats).toEqual({ calls: 1, streams: 1, completed: 0, cancelled: 1 });
+    for (let i = 0; i < 100 && gw.run.totals.calls === 0; i++) await Bun.sleep(20);
+    expect(gw.ledger().at(-1)).toMatchObject({ status: 200, stream: true, aborted: true });
+  });
+});
