@@ -7,6 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { type Document, type Tags, isAlias, isCollection, parseDocument, visit } from "yaml";
 import { describeCause } from "../errors.ts";
+import { noConstructorMessage, unknownTag } from "../formats/yaml-tags.ts";
 
 export type YamlResult = { ok: true; data: unknown } | { ok: false; cause: string };
 
@@ -123,6 +124,8 @@ export function parseYamlTextFully(text: string): YamlResult {
     // The yaml package's text here names its own API; say what PyYAML says.
     return { ok: false, cause: error.code === "MULTIPLE_DOCS" ? first.replace(/^.*? at line/, "expected a single document in the stream at line") : first };
   }
+  const tag = unknownTag(doc);
+  if (tag) return { ok: false, cause: `${noConstructorMessage(tag.tag)} at ${lineColumn(text, tag.offset)}` };
   const unhashable = unhashableKeyOffset(doc);
   if (unhashable !== undefined) return { ok: false, cause: `found unhashable key at ${lineColumn(text, unhashable)}` };
   try {

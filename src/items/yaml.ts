@@ -7,6 +7,7 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import type { Tags } from "yaml";
 import { UserError } from "../errors.ts";
+import { noConstructorMessage, unknownTag } from "../formats/yaml-tags.ts";
 
 export type PathSeg = string | number;
 
@@ -105,6 +106,8 @@ export function parseYaml(file: string, text: string): YamlFile {
     const message = first.message.split("\n")[0]?.replace(/ at line \d+, column \d+.*$/, "");
     throw new UserError(`${position(first.pos[0])}: YAML: ${message}`);
   }
+  const tag = unknownTag(doc);
+  if (tag) throw new UserError(`${position(tag.offset)}: YAML: ${noConstructorMessage(tag.tag)}`);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 1000 });

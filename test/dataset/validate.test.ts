@@ -107,6 +107,16 @@ describe("dataset validate: task config (§1.2.1–2)", () => {
     expect(taskErrors(config((t) => `${t}[notes]: x\n`))).toEqual(["sse/config.yaml: cannot read: found unhashable key at line 17, column 1"]);
   });
 
+  test("a tag safe_load cannot construct is a read error (PyYAML's ConstructorError)", () => {
+    expect(taskErrors(config((t) => t.replace("language: c", "language: !custom c")))).toEqual([
+      "sse/config.yaml: cannot read: could not determine a constructor for the tag '!custom' at line 4, column 11",
+    ]);
+    expect(taskErrors(config((t) => `${t}binary: !!python/object/apply:os.system [id]\n`))).toEqual([
+      "sse/config.yaml: cannot read: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object/apply:os.system' at line 17, column 9",
+    ]);
+    expect(taskErrors(config((t) => t.replace("project: demo", "project: !!str demo")))).toEqual([]);
+  });
+
   test("strings are stripped before the patterns; blank description is a model error", () => {
     expect(taskErrors(config((t) => t.replace("source: /src", 'source: "  /src  "')))).toEqual([]);
     expect(taskErrors(config((t) => t.replace('"It crashes on long input."', '"   "')))).toEqual([

@@ -40,6 +40,23 @@ describe("YAML 1.1 scalars as PyYAML reads them", () => {
     expect(() => parseYaml("bad.yaml", "a: 1\na: 2\n")).toThrow("bad.yaml:2:1: YAML: Map keys must be unique");
   });
 
+  test("a tag safe_load has no constructor for is an error, as PyYAML's ConstructorError", () => {
+    const thrown = (text: string) => {
+      try {
+        parseYaml("t.yaml", text);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "no error";
+    };
+    expect(thrown("spec:\n  x: !custom 1\n")).toBe("t.yaml:2:6: YAML: could not determine a constructor for the tag '!custom'");
+    expect(thrown("- !!python/object:os.system {}\n")).toBe(
+      "t.yaml:1:3: YAML: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object:os.system'",
+    );
+    // The standard tags still load.
+    expect(parseYaml("t.yaml", "a: !!str 1\nb: !!int '2'\nc: !!set {x}\n").value).toEqual({ a: "1", b: 2, c: new Set(["x"]) });
+  });
+
   test("at() finds keys and values", () => {
     const doc = parseYaml("t.yaml", "spec:\n  items:\n    - id: a\n      inputs: {user: hi}\n");
     expect(doc.at(["spec", "items", 0, "inputs", "user"])).toBe("t.yaml:4:22");
