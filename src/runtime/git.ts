@@ -65,15 +65,18 @@ export async function capturePatch(g: GitEnv, gitDir: string, tree: string, base
     GIT_OBJECT_DIRECTORY: objects,
     GIT_ALTERNATE_OBJECT_DIRECTORIES: join(gitDir, "objects"),
   };
-  // A fresh private index: `add -A` records the whole tree, so deletions show against `base`.
+  // The private index starts as `base`: `add -A` then records the whole tree, so deletions show,
+  // and a tracked file stays tracked even when the agent's .gitignore now matches it.
   const deadline = performance.now() + timeoutMs;
   const step = async (args: string[]) => {
     const r = await capture(["git", ...args], { cwd: tree, env: env(g, extra), timeoutMs: Math.max(1, deadline - performance.now()) });
     if (!r.ok) throw new Error(`git ${args[0]} failed${r.code === null ? " (time limit)" : ""}: ${(r.stderr || r.stdout).trim()}`);
     return r.bytes;
   };
+  await step(["read-tree", base]);
   await step(["add", "-A", "--ignore-errors", "."]);
-  return step(["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", base]);
+  // No rename detection: every file of the change is its own entry (grading sets some aside by path).
+  return step(["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", base]);
 }
 
 /**
@@ -85,8 +88,11 @@ export async function oversizedFiles(g: GitEnv, gitDir: string, tree: string, pr
   rmSync(index, { force: true }); // an empty index: every file not ignored is listed, none hashed
   const r = await capture(["git", "ls-files", "-o", "--exclude-standard", "-z"], { cwd: tree, env: env(g, { GIT_DIR: gitDir, GIT_WORK_TREE: tree, GIT_INDEX_FILE: index }), timeoutMs });
   if (!r.ok) throw new Error(`git ls-files failed${r.code === null ? " (time limit)" : ""}: ${r.stderr.trim()}`);
+  // Tracked files too: the agent's .gitignore may match a tracked file, which the patch still holds.
+  const t = await capture(["git", "ls-tree", "-r", "-z", "--name-only", "HEAD"], { cwd: tree, env: env(g, { GIT_DIR: gitDir }), timeoutMs });
+  if (!t.ok) throw new Error(`git ls-tree failed${t.code === null ? " (time limit)" : ""}: ${t.stderr.trim()}`);
   const big: { path: string; bytes: number }[] = [];
-  for (const path of r.stdout.split("\0")) {
+  for (const path of new Set([...r.stdout.split("\0"), ...t.stdout.split("\0")])) {
     if (path === "") continue;
     const st = lstatOrNull(join(tree, path));
     if (!st?.isFile() || st.size <= limit) continue;
