@@ -12,6 +12,7 @@ import { log } from "./log.ts";
 import { msg } from "./messages.ts";
 import { capture, type Running, start } from "./processes.ts";
 import type { TaskConfig } from "./task.ts";
+import { showTaskFiles } from "./task-views.ts";
 import { killUserProcesses } from "./user-processes.ts";
 import type { Account } from "./users.ts";
 
@@ -126,6 +127,7 @@ export class Checks {
     if (left <= 0) throw new GradingTimeout();
     const limit = Math.min(ctx.checkTimeoutMs, left);
     const logPath = join(ctx.logDir, `${label}.log`);
+    showTaskFiles(ctx.taskRoot, ctx.task, ctx.runner, check);
     const env = childEnv(ctx.inherited, ctx.runner, ["SSE_DIFFICULTY"], { SSE_SOURCE: where.tree, SSE_TASK_ROOT: ctx.taskRoot, SSE_CHECK: check, HOME: where.home });
     log("INFO", "Check start", { check: label });
     this.current = start({ argv: [path, ...args], cwd: where.tree, env, user: ctx.runner, log: logPath }, limit, ctx.graceMs);

@@ -11,7 +11,7 @@ import { agentExtraNames, allowedInherited, childEnv, LLM_VARS } from "./child-e
 import { readConfig } from "./config.ts";
 import { captureChange } from "./change.ts";
 import { grade } from "./grading.ts";
-import { clearLeftovers, lockDown, openTaskRootTo, type Owner, returnArchive } from "./lockdown.ts";
+import { clearLeftovers, lockDown, type Owner, returnArchive } from "./lockdown.ts";
 import { configureLog, log } from "./log.ts";
 import { msg } from "./messages.ts";
 import { loadPlugins } from "./plugin-config.ts";
@@ -157,7 +157,6 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   }
 
   async function gradeRun(patch: Uint8Array): Promise<PatchResult> {
-    openTaskRootTo(cfg, runner);
     const paths = workPaths(cfg.work);
     log("INFO", "Grading start", { timeout_s: cfg.gradingTimeoutMs / 1000 });
     const g = await record.gate(

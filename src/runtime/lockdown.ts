@@ -91,12 +91,6 @@ export function clearLeftovers(model: Account, keep: string[], folders = SHARED_
   }
 }
 
-/** Grading: sse-runner (group) may read the task files; the reference patch stays root-only. */
-export function openTaskRootTo(cfg: RuntimeConfig, runner: Account): void {
-  chownSync(cfg.taskRoot, 0, runner.gid);
-  chmodSync(cfg.taskRoot, 0o750);
-}
-
 function lstatOrNull(path: string) {
   try {
     return lstatSync(path);

@@ -12,7 +12,7 @@ export interface TaskConfig {
   source: string;
   description: { issue: string | null; bugDescription: string | null; crashReports: string[] };
   scripts: { build: string | null; run: string | null; test: string | null };
-  files: { patch: string | null; futureTest: string | null; poc: string[] };
+  files: { patch: string | null; futureTest: string | null; securityTest: string | null; intentTest: string | null; poc: string[] };
 }
 
 type Obj = Record<string, unknown>;
@@ -67,7 +67,13 @@ function parseTaskConfig(path: string, text: string, yaml: YamlModule): TaskConf
       crashReports: list(td, "crash_report", "task_description."),
     },
     scripts: { build: str(scripts, "build", "scripts."), run: str(scripts, "run", "scripts."), test: str(scripts, "test", "scripts.") },
-    files: { patch: str(files, "patch", "files."), futureTest: str(files, "future_test", "files."), poc: list(files, "poc", "files.") },
+    files: {
+      patch: str(files, "patch", "files."),
+      futureTest: str(files, "future_test", "files."),
+      securityTest: str(files, "security_test", "files."),
+      intentTest: str(files, "intent_test", "files."),
+      poc: list(files, "poc", "files."),
+    },
   };
 }
 
