@@ -12,6 +12,10 @@ export interface RuntimeConfig {
   work: string;
   modelUser: string;
   runnerUser: string;
+  /** Folder of `passwd` and `group` (tests use a private copy). */
+  etc: string;
+  /** The run's own uids (SSE_MODEL_UID / SSE_RUNNER_UID): the users are renumbered at start. */
+  runUids: { name: string; uid: number }[];
   agentTimeoutMs: number;
   gradingTimeoutMs: number;
   checkTimeoutMs: number;
@@ -40,6 +44,22 @@ function megabytes(env: Env, name: string, fallback: number): number {
   return Number(raw) * 2 ** 20;
 }
 
+/** Highest run uid accepted: spawn takes a signed 32-bit id. */
+export const MAX_RUN_UID = 2 ** 31 - 2;
+
+function runUids(env: Env, users: [string, string]): { name: string; uid: number }[] {
+  const out: { name: string; uid: number }[] = [];
+  for (const [i, key] of (["SSE_MODEL_UID", "SSE_RUNNER_UID"] as const).entries()) {
+    const raw = env[key];
+    if (raw === undefined || raw === "") continue;
+    const uid = Number(raw.trim());
+    if (!/^\d+$/.test(raw.trim()) || uid < 1000 || uid > MAX_RUN_UID) throw new UserError(msg.badUid(key, raw));
+    out.push({ name: users[i]!, uid });
+  }
+  if (out.length === 2 && out[0]!.uid === out[1]!.uid) throw new UserError(msg.sameUids(out[0]!.uid));
+  return out;
+}
+
 export function pluginSelection(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   return raw
@@ -51,6 +71,8 @@ export function pluginSelection(raw: string | undefined): string[] | undefined {
 /** Paths only; used by `prepare` and `artifact`, which need no archive. */
 export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
   const archive = env.SSE_ARCHIVE ?? "";
+  const modelUser = env.SSE_MODEL_USER || "model";
+  const runnerUser = env.SSE_RUNNER_USER || "sse-runner";
   if (needArchive && archive === "") throw new UserError(msg.archiveRequired());
   return {
     archive,
@@ -60,8 +82,10 @@ export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
     sourceOverride: env.SSE_SOURCE || undefined,
     referencePatch: env.SSE_REFERENCE_PATCH || "/reference/patch.diff",
     work: env.SSE_WORK || "/var/lib/ssebench-work",
-    modelUser: env.SSE_MODEL_USER || "model",
-    runnerUser: env.SSE_RUNNER_USER || "sse-runner",
+    modelUser,
+    runnerUser,
+    etc: env.SSE_ETC || "/etc",
+    runUids: runUids(env, [modelUser, runnerUser]),
     agentTimeoutMs: seconds(env, "TIMEOUT", 14400, true),
     gradingTimeoutMs: seconds(env, "SSE_GRADING_TIMEOUT", 3600, false),
     checkTimeoutMs: seconds(env, "SSE_CHECK_TIMEOUT", 1800, false),

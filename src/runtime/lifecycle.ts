@@ -21,7 +21,7 @@ import { start } from "./processes.ts";
 import { RunRecord } from "./run-record.ts";
 import { readTaskConfig, agentTaskBrief } from "./task.ts";
 import { killUserProcesses } from "./user-processes.ts";
-import { lookupUser } from "./users.ts";
+import { lookupUser, renumberUsers, reown } from "./users.ts";
 
 export const REFERENCE_AGENT = "ssebench:apply-reference";
 
@@ -30,6 +30,8 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   if (!Bun.semver.satisfies(Bun.version, ">=1.4.0")) throw new UserError(msg.oldBun(Bun.version));
   const cfg = readConfig(env, true);
   configureLog({ debug: cfg.debug });
+  // Before anything else: nothing may run as the image's shared uids.
+  const renumbered = renumberUsers(cfg.etc, cfg.runUids);
   const cacheDir = workPaths(cfg.work).cache;
   const task = await readTaskConfig(cfg.taskRoot, cacheDir);
   const source = cfg.sourceOverride ?? task.source;
@@ -38,8 +40,8 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   for (const name of unknown) log("WARN", "Requested plugin is not declared in plugins.yaml", { plugin: name });
   if (selected.length > 0) log("INFO", "Plugins enabled", { plugins: selected.map((p) => p.name).join(",") });
   log("DEBUG", "Configuration read");
-  const model = lookupUser(cfg.modelUser);
-  const runner = lookupUser(cfg.runnerUser);
+  const model = lookupUser(cfg.modelUser, join(cfg.etc, "passwd"));
+  const runner = lookupUser(cfg.runnerUser, join(cfg.etc, "passwd"));
   if (model.uid === 0 || runner.uid === 0) throw new UserError(msg.noUser(model.uid === 0 ? cfg.modelUser : cfg.runnerUser));
 
   const record = new RunRecord(cfg, model, runner);
@@ -49,6 +51,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   let archiveOwner: Owner;
   try {
     prepared = prepare(cfg.work, source, model, env);
+    reown(renumbered, model.name, [source, model.home]);
     log("DEBUG", "Prepared");
     archiveOwner = lockDown(cfg, task, model);
     log("DEBUG", "Locked down");

@@ -14,6 +14,12 @@ export const msg = {
     `ssebench-entrypoint: ${name}=${JSON.stringify(value)} is not a positive whole number of megabytes`,
   noUser: (name: string) =>
     `ssebench-entrypoint: user "${name}" does not exist; the tool layer must create it`,
+  badUid: (name: string, value: string) =>
+    `ssebench-entrypoint: ${name}=${JSON.stringify(value)} is not a uid from 1000 to 2147483646`,
+  sameUids: (uid: number) => `ssebench-entrypoint: SSE_MODEL_UID and SSE_RUNNER_UID are both ${uid}; each user needs its own`,
+  uidTaken: (user: string, uid: number, holder: string) =>
+    `ssebench-entrypoint: cannot give ${user} uid ${uid}: ${holder} already has that number`,
+  reownFailed: (user: string, problem: string) => `ssebench-entrypoint: handing ${user}'s files to its new uid failed: ${problem}`,
   taskConfig: (path: string, problem: string) => `${path}: ${problem}`,
   plugins: (problem: string) => `ssebench-entrypoint: invalid plugin configuration: ${problem}`,
   prepareFailed: (problem: string) => `ssebench-entrypoint: preparing the source tree failed: ${problem}`,

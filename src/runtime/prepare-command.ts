@@ -4,6 +4,7 @@ import { configureLog } from "./log.ts";
 import { loadPlugins } from "./plugin-config.ts";
 import { prepare, workPaths } from "./prepare.ts";
 import { readTaskConfig } from "./task.ts";
+import { join } from "node:path";
 import { lookupUser } from "./users.ts";
 
 /** Also checks plugins.yaml, so a broken one fails the image build and the run finds it cached. */
@@ -13,6 +14,6 @@ export async function runPrepare(env: Record<string, string | undefined>): Promi
   const cache = workPaths(cfg.work).cache;
   const task = await readTaskConfig(cfg.taskRoot, cache);
   await loadPlugins(cfg.pluginsDir, cache);
-  prepare(cfg.work, cfg.sourceOverride ?? task.source, lookupUser(cfg.modelUser), env);
+  prepare(cfg.work, cfg.sourceOverride ?? task.source, lookupUser(cfg.modelUser, join(cfg.etc, "passwd")), env);
   return 0;
 }

@@ -13,12 +13,19 @@ export const fixture = join(import.meta.dir, "fixtures/demo-task");
  * The test users, unique to this test process: the entrypoint kills every process of its agent and
  * runner users, so two suites running at once on one machine must not share them. The tool layer's
  * names (`model`, `sse-runner`) are the defaults; these are passed with SSE_MODEL_USER/SSE_RUNNER_USER.
+ * Their uids come from the test range (docs/container-contract.md §4), which no image and no run
+ * uses: `useradd`'s own choice (1000, 999 on a fresh machine) is exactly a container's `model` and
+ * `sse-runner`, and killing every process of those uids would hit live runs.
  */
 export const users = { model: `ssebench-m${process.pid}`, runner: `ssebench-r${process.pid}` };
+export const TEST_UID_BASE = 1_500_000_000;
+export const testUids = { model: TEST_UID_BASE + 2 * process.pid, runner: TEST_UID_BASE + 2 * process.pid + 1 };
+/** A second pair in the test range, for runs that renumber the users (SSE_MODEL_UID/SSE_RUNNER_UID). */
+export const renumberedUids = { model: TEST_UID_BASE + 100_000_000 + 2 * process.pid, runner: TEST_UID_BASE + 100_000_001 + 2 * process.pid };
 let created = false;
 
-function passwdNames(): string[] {
-  return readFileSync("/etc/passwd", "utf8").split("\n").map((l) => l.split(":")[0]!).filter(Boolean);
+function namesIn(file: string): string[] {
+  return readFileSync(file, "utf8").split("\n").map((l) => l.split(":")[0]!).filter(Boolean);
 }
 
 function sh(argv: string[]): void {
@@ -30,19 +37,28 @@ function sh(argv: string[]): void {
 export function ensureUsers(): void {
   if (created) return;
   if (process.getuid?.() !== 0) throw new Error("the runtime tests run as root (they switch uids)");
-  for (const name of passwdNames()) {
+  // Users of test processes that are gone, and this pid's own from an earlier process (pid reuse).
+  const stale = (name: string) => {
     const m = /^ssebench-[mr](\d+)$/.exec(name);
-    if (m && !existsSync(`/proc/${m[1]}`)) Bun.spawnSync(["userdel", "-r", name], { stderr: "ignore" });
-  }
-  sh(["useradd", "-m", "-U", "-s", "/bin/bash", users.model]);
-  sh(["useradd", "-r", "-U", "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", users.runner]);
+    return m !== null && (Number(m[1]) === process.pid || !existsSync(`/proc/${m[1]}`));
+  };
+  for (const name of namesIn("/etc/passwd").filter(stale)) Bun.spawnSync(["userdel", "-r", name], { stderr: "ignore" });
+  for (const name of namesIn("/etc/group").filter(stale)) Bun.spawnSync(["groupdel", name], { stderr: "ignore" });
+  // -l: no lastlog/faillog record (those files are indexed by uid: a high uid makes them huge).
+  sh(["groupadd", "-g", String(testUids.model), users.model]);
+  sh(["useradd", "-l", "-m", "-u", String(testUids.model), "-g", String(testUids.model), "-s", "/bin/bash", users.model]);
+  sh(["groupadd", "-g", String(testUids.runner), users.runner]);
+  sh(["useradd", "-l", "-M", "-u", String(testUids.runner), "-g", String(testUids.runner), "-d", "/nonexistent", "-s", "/usr/sbin/nologin", users.runner]);
   created = true;
 }
 
 /** Removes this process's users (afterAll of each file; bun test runs no exit handlers). */
 export function dropUsers(): void {
   if (!created) return;
-  for (const name of [users.model, users.runner]) Bun.spawnSync(["userdel", "-r", name], { stderr: "ignore" });
+  for (const name of [users.model, users.runner]) {
+    Bun.spawnSync(["userdel", "-r", name], { stderr: "ignore" });
+    Bun.spawnSync(["groupdel", name], { stderr: "ignore" }); // when USERGROUPS_ENAB did not take it
+  }
   created = false;
 }
 
