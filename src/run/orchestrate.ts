@@ -22,6 +22,7 @@ import { judgeResult, readContainerResult, readPluginResults, recordRun, summary
 import { type ExtractedPatch, extractReferencePatch } from "./reference-patch.ts";
 import type { Reporter } from "./reporter.ts";
 import { createRunDir, NO_MODEL, newRunId, type RunDir } from "./results.ts";
+import { pickRunUids } from "./run-uids.ts";
 import { agentLayerSpec, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
 import { type RunPlan, validateRun } from "./validate.ts";
 
@@ -140,6 +141,7 @@ function containerSpec(
     SSE_DIFFICULTY: String(opts.difficulty),
     TIMEOUT: String(opts.timeout),
     SSE_GRADING_TIMEOUT: String(opts.timeout),
+    ...pickRunUids(),
   };
   if (plan.model !== NO_MODEL) env.SSE_MODEL_NAME = plan.model;
   if (plan.plugins.env !== undefined) env.SSE_PLUGINS = plan.plugins.env;

@@ -14,6 +14,7 @@ import { runTask } from "../../src/run/orchestrate.ts";
 import { memoryReporter } from "../../src/run/reporter.ts";
 import { repoRoot, tempDir } from "../helpers/cli.ts";
 import { FakeDocker, passedResult } from "./fake-docker.ts";
+import { RUN_UID_BASE, RUN_UID_PAIRS } from "../../src/run/run-uids.ts";
 
 const fixtures = join(import.meta.dir, "fixtures", "dataset");
 const scratch = tempDir("ssebench-orchestrate-");
@@ -99,6 +100,24 @@ describe("runTask with a fake docker", () => {
     const runCall = docker.calls.slice(before).find((c) => c[0] === "run") as string[];
     expect(runCall).toContain("SSE_PLUGINS=artifact");
     expect(outcome.summary.config.plugins).toEqual(["artifact"]);
+  });
+
+  test("each run gets its own uid pair for model and sse-runner from the run range", async () => {
+    const pairs: number[][] = [];
+    for (let i = 0; i < 2; i++) {
+      const before = docker.calls.length;
+      await run();
+      const runCall = docker.calls.slice(before).find((c) => c[0] === "run") as string[];
+      const value = (name: string) => Number(runCall.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1));
+      pairs.push([value("SSE_MODEL_UID"), value("SSE_RUNNER_UID")]);
+    }
+    for (const [model, runner] of pairs) {
+      expect(model! % 2).toBe(0);
+      expect(runner).toBe(model! + 1);
+      expect(model).toBeGreaterThanOrEqual(RUN_UID_BASE);
+      expect(runner).toBeLessThan(RUN_UID_BASE + 2 * RUN_UID_PAIRS);
+    }
+    expect(pairs[0]![0]).not.toBe(pairs[1]![0]);
   });
 
   test("no result.json: a framework failure, status error", async () => {
