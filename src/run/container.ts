@@ -13,6 +13,17 @@ import type { Resources } from "./options.ts";
 export const RESULTS_MOUNT = "/var/lib/ssebench/results";
 export const ARCHIVE_MOUNT = "/tmp/sse-archive";
 export const REFERENCE_MOUNT = "/reference/patch.diff";
+/** The tool layer's entrypoint: pinned at `docker run`, whatever the image's config says. */
+export const ENTRYPOINT = "/usr/local/bin/ssebench-entrypoint";
+
+/**
+ * The only capabilities the entrypoint keeps (docs/container-contract.md §10): hand the results
+ * back (CHOWN, FOWNER), read and clean what the agent and the grader wrote (DAC_OVERRIDE), start
+ * children as `model`/`sse-runner` (SETUID, SETGID) and kill their processes (KILL). Not
+ * SYS_RESOURCE: engines in sandboxes often cannot grant it, and children are made the OOM killer's
+ * first choice and given lower rlimits without it.
+ */
+export const CAPABILITIES = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "KILL", "SETGID", "SETUID"] as const;
 
 export interface ContainerSpec {
   image: string;
@@ -24,6 +35,8 @@ export interface ContainerSpec {
   resources: Resources;
   platform: string | undefined;
   referencePatch: string | undefined;
+  /** the agent's argv (the agent layer's CMD): passed after the pinned entrypoint's own flags */
+  command: string[];
 }
 
 /**
@@ -35,11 +48,18 @@ export function bindMount(source: string, target: string, readonly = false): str
   return fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f)).join(",");
 }
 
-/** The `docker run` argv (without the leading "run"), spec §4.5 plus --init and limits. */
+/**
+ * The `docker run` argv, spec §4.5 plus --init, limits and least privilege. The entrypoint, user
+ * and working folder are pinned here, so no agent layer can replace the grader or run it as
+ * another user; the agent's CMD follows the entrypoint's own flags.
+ */
 export function runArgs(spec: ContainerSpec, cidfile: string): string[] {
   const args = ["run", "--cidfile", cidfile, "--init", "--sig-proxy=false"];
   if (spec.platform) args.push("--platform", spec.platform);
   args.push("--network", spec.network);
+  args.push("--security-opt", "no-new-privileges", "--cap-drop", "ALL");
+  for (const cap of CAPABILITIES) args.push("--cap-add", cap);
+  args.push("--user", "0:0", "--entrypoint", ENTRYPOINT, "--workdir", "/");
   args.push(
     "--cpus",
     String(spec.resources.cpus),
@@ -54,7 +74,7 @@ export function runArgs(spec: ContainerSpec, cidfile: string): string[] {
   args.push("--mount", bindMount(spec.runDir, RESULTS_MOUNT), "--mount", bindMount(spec.archiveDir, ARCHIVE_MOUNT));
   if (spec.referencePatch) args.push("--mount", bindMount(spec.referencePatch, REFERENCE_MOUNT, true));
   for (const [k, v] of Object.entries(spec.labels)) args.push("--label", `${k}=${v}`);
-  args.push(spec.image);
+  args.push(spec.image, "--mode", "sandbox", "--", ...spec.command);
   return args;
 }
 

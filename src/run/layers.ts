@@ -16,6 +16,8 @@ export const INPUTS_LABEL = "ssebench.inputs";
 export interface ImageInfo {
   id: string;
   inputs: string;
+  /** the image's CMD ([] when it has none) */
+  cmd: string[];
 }
 
 /**
@@ -35,7 +37,7 @@ export function withTag(ref: string): string {
   return ref.slice(lastSlash + 1).includes(":") ? ref : `${ref}:latest`;
 }
 
-const INSPECT_FORMAT = `{{.Id}}\t{{with .Config.Labels}}{{index . "${INPUTS_LABEL}"}}{{end}}\t{{json .RepoTags}}`;
+const INSPECT_FORMAT = `{{.Id}}\t{{with .Config.Labels}}{{index . "${INPUTS_LABEL}"}}{{end}}\t{{json .RepoTags}}\t{{json .Config.Cmd}}`;
 
 /** Looks up several local images with one docker call; missing ones are simply absent. */
 export async function inspectImages(docker: Docker, refs: readonly string[]): Promise<Map<string, ImageInfo>> {
@@ -44,10 +46,11 @@ export async function inspectImages(docker: Docker, refs: readonly string[]): Pr
   const tagged = refs.map(withTag);
   const r = await docker.call(["image", "inspect", "--format", INSPECT_FORMAT, ...tagged]);
   for (const line of r.stdout.split("\n")) {
-    const [id, inputs, tagsJson] = line.split("\t");
+    const [id, inputs, tagsJson, cmdJson] = line.split("\t");
     if (!id || tagsJson === undefined) continue;
     const tags = JSON.parse(tagsJson) as string[] | null;
-    const info = { id, inputs: inputs === "<no value>" ? "" : (inputs ?? "") };
+    const cmd = (cmdJson ? JSON.parse(cmdJson) : null) as string[] | null;
+    const info = { id, inputs: inputs === "<no value>" ? "" : (inputs ?? ""), cmd: cmd ?? [] };
     for (const [i, ref] of tagged.entries()) {
       if (tags?.includes(ref) || ref === id) found.set(refs[i] ?? ref, info);
     }

@@ -54,6 +54,9 @@ export const msg = {
     `Task ${id} has no reference patch (files.patch), so the reference agent cannot run it`,
   unknownAgent: (name: string, known: readonly string[]) => `Unknown agent '${name}'. Available agents: ${list(known)}`,
   agentInvalid: (file: string, detail: string) => `${file}: ${detail}`,
+  agentRefused: (where: string, agent: string, what: string, why: string) =>
+    `${where}: agent '${agent}' may not use ${what} (${why})`,
+  agentNoCmd: (where: string, agent: string) => `${where}: agent '${agent}' sets no CMD (the agent's command)`,
   unknownModel: (name: string, known: readonly string[]) => `Unknown model '${name}'. Available models: ${list(known)}`,
   modelProxyMissing: (agent: string) =>
     `The ${agent} agent makes model calls, which need a model proxy; this build has none, so only agents with 'uses_model: false' run`,
@@ -79,6 +82,8 @@ export const msg = {
     `The container hit its memory limit (--memory ${memory}): the kernel killed a process in it`,
   interrupted: (why: string) => `The run was interrupted (${why}) before grading finished`,
   pluginReport: (file: string, detail: string) => `Ignoring the unreadable plugin report ${file}: ${detail}`,
+  resultUnreadable: (file: string, detail: string) => `${file}: cannot be read: ${detail}`,
+  resultContradicts: (detail: string) => `result.json contradicts its checks (${detail}); the run is not graded`,
   latestLink: (link: string, name: string, detail: string) => `Could not point ${link} at ${name}: ${detail}`,
   buildingLayer: (layer: string, image: string) => `Building the ${layer} ${image}`,
   layerCached: (layer: string, image: string) => `The ${layer} ${image} is up to date`,

@@ -23,7 +23,8 @@ import { type ExtractedPatch, extractReferencePatch } from "./reference-patch.ts
 import type { Reporter } from "./reporter.ts";
 import { createRunDir, NO_MODEL, newRunId, type RunDir } from "./results.ts";
 import { pickRunUids } from "./run-uids.ts";
-import { agentLayerSpec, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
+import { agentFilesSpec, agentLayerInputs, agentLayerSpec, checkAgentImage, checkAgentSource, imageConfigs } from "./agent-layer.ts";
+import { agentFilesTag, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
 import { type RunPlan, validateRun } from "./validate.ts";
 
 /** Milliseconds per phase of the run, for summary.json and SSEBENCH_DEBUG. */
@@ -64,6 +65,8 @@ export interface RunOutcome {
 interface Images {
   caseId: string | null;
   agentId: string | null;
+  /** the agent's command (its layer's CMD), passed after the pinned entrypoint */
+  agentCmd: string[];
   built: string[];
 }
 
@@ -89,6 +92,7 @@ function lookUpLayers(docker: Docker, plan: RunPlan): Promise<Map<string, ImageI
   return inspectImages(docker, [
     plan.task.case.tag,
     toolTag(plan.registry, plan.task.id),
+    agentFilesTag(plan.registry, plan.agent),
     agentTag(plan.registry, plan.agent, plan.task.id),
     ...caseBaseImages(plan.task.case, plan.registry),
   ]);
@@ -113,10 +117,37 @@ async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images
     }
     images.built.push(tTag);
   } else reporter.info(msg.layerCached("tool layer", tTag));
-  const agent = await ensureLayer(docker, agentLayerSpec(plan.agent, aTag, tool.id), known.get(aTag), reporter, guard.abortSignal);
-  if (agent.built) images.built.push(aTag);
-  images.agentId = agent.id;
+  await buildAgentLayer(deps, plan, guard, images, known, tool.id);
   saveDigestCache();
+}
+
+/** The agent's files image, then the agent layer on the tool layer (agent-layer.ts); both checked. */
+async function buildAgentLayer(deps: RunDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>, toolId: string): Promise<void> {
+  const { docker, reporter } = deps;
+  checkAgentSource(plan.agent);
+  const fTag = agentFilesTag(plan.registry, plan.agent);
+  const files = await ensureLayer(docker, agentFilesSpec(plan.agent, fTag), known.get(fTag), reporter, guard.abortSignal);
+  if (files.built) images.built.push(fTag);
+  const aTag = agentTag(plan.registry, plan.agent, plan.task.id);
+  const inputs = agentLayerInputs(files.id, toolId);
+  const cached = known.get(aTag);
+  if (cached && cached.inputs === inputs) {
+    reporter.info(msg.layerCached("agent layer", aTag));
+    images.agentId = cached.id;
+    images.agentCmd = cached.cmd;
+    return;
+  }
+  const [filesConfig = {}, toolConfig = {}] = await imageConfigs(docker, [files.id, toolId]);
+  const checked = checkAgentImage(plan.agent, filesConfig, toolConfig);
+  const { spec, cleanup } = agentLayerSpec(aTag, toolId, files.id, checked, inputs);
+  try {
+    const agent = await ensureLayer(docker, spec, undefined, reporter, guard.abortSignal);
+    images.built.push(aTag);
+    images.agentId = agent.id;
+    images.agentCmd = checked.cmd;
+  } finally {
+    cleanup();
+  }
 }
 
 function copyReferencePatch(plan: RunPlan, runDir: string, extracted: ExtractedPatch | undefined): void {
@@ -134,7 +165,7 @@ function containerSpec(
   opts: RunOptions,
   plan: RunPlan,
   hostEnv: NodeJS.ProcessEnv,
-  run: { runDir: RunDir; runId: string; network: string; image: string; referencePatch: string | undefined },
+  run: { runDir: RunDir; runId: string; network: string; image: string; command: string[]; referencePatch: string | undefined },
 ): ContainerSpec {
   const env: Record<string, string> = {
     SSE_ARCHIVE: ARCHIVE_MOUNT,
@@ -164,6 +195,7 @@ function containerSpec(
     resources: opts.resources,
     platform: plan.platform,
     referencePatch: run.referencePatch,
+    command: run.command,
   };
 }
 
@@ -198,7 +230,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   }
   const config = runConfig(opts, plan, toolTag(plan.registry, plan.task.id));
   const guard = new RunGuard(opts.runTimeout, reporter.warn, deps.handleSignals);
-  const images: Images = { caseId: null, agentId: null, built: [] };
+  const images: Images = { caseId: null, agentId: null, agentCmd: [], built: [] };
   let containerId: string | undefined;
   let state: ContainerState = { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
   let extracted: ExtractedPatch | undefined;
@@ -215,7 +247,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     guard.phase = "the container run";
     const networkError = await networkReady;
     if (networkError) throw networkError;
-    const spec = containerSpec(opts, plan, deps.env, { runDir: run, runId, network, image: images.agentId as string, referencePatch: extracted?.path });
+    const spec = containerSpec(opts, plan, deps.env, { runDir: run, runId, network, image: images.agentId as string, command: images.agentCmd, referencePatch: extracted?.path });
     const running = startContainer(docker, spec, reporter.container);
     guard.onStop(() => stopContainer(docker, running));
     timer.lap("container_start");

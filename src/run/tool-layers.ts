@@ -1,7 +1,7 @@
 /**
  * The two layers on top of the case image: the tool layer (images/sandbox/Dockerfile: entrypoint,
- * users, /plugins) and the agent layer (agents/<name>/Dockerfile). Each one's inputs hash covers
- * its files and the ID of the image below it, so a change anywhere below rebuilds what is above.
+ * users, /plugins) and the agent layer (agent-layer.ts), and their tags. Each one's inputs hash
+ * covers its files and the ID of the image below it, so a change anywhere below rebuilds what is above.
  */
 import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +22,11 @@ export function toolTag(registry: string, task: string): string {
 
 export function agentTag(registry: string, agent: Agent, task: string): string {
   return prefixed(registry, `agent-${refComponent(agent.name)}/${refComponent(task)}:${agent.version ?? VERSION}`.toLowerCase());
+}
+
+/** The agent's files image (agent-layer.ts): one per agent version, whatever the task. */
+export function agentFilesTag(registry: string, agent: Agent): string {
+  return prefixed(registry, `agent-files/${refComponent(agent.name)}:${agent.version ?? VERSION}`.toLowerCase());
 }
 
 const PLUGIN_FILES = ["plugins.yaml", "schema.json"];
@@ -85,7 +90,3 @@ export function toolLayerSpec(
   };
 }
 
-export function agentLayerSpec(agent: Agent, tag: string, toolId: string): LayerSpec {
-  const inputs = new InputHash().tree("agent", agent.dir).value("tool-layer", toolId).digest();
-  return { layer: "agent layer", tag, context: agent.dir, buildArgs: { TOOL_IMAGE: toolId }, inputs };
-}

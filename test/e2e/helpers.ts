@@ -36,7 +36,7 @@ export function homeWithAgents(agents: Record<string, string>): { path: string; 
     const dir = join(home.path, "agents", name);
     mkdirSync(dir);
     writeFileSync(join(dir, "agent.yaml"), `name: ${name}\nuses_model: false\n`);
-    writeFileSync(join(dir, "Dockerfile"), `ARG TOOL_IMAGE\nFROM \${TOOL_IMAGE}\nCMD ${cmd}\n`);
+    writeFileSync(join(dir, "Dockerfile"), `FROM scratch\nCOPY agent.yaml /opt/agent/agent.yaml\nCMD ${cmd}\n`);
   }
   return home;
 }

@@ -1,6 +1,6 @@
 /** The run container's client side: what a refused `docker run` shows. The real engine is in test/e2e. */
 import { describe, expect, test } from "bun:test";
-import { bindMount, runArgs, startContainer } from "../../src/run/container.ts";
+import { bindMount, createNetwork, runArgs, startContainer } from "../../src/run/container.ts";
 import { localCaseTag } from "../../src/run/case-image.ts";
 import type { Docker, DockerCallOptions, DockerResult } from "../../src/run/docker.ts";
 import { refComponent } from "../../src/run/layers.ts";
@@ -30,6 +30,7 @@ describe("startContainer", () => {
         resources: { cpus: 64, memory: "4g", pids_limit: 10 },
         platform: undefined,
         referencePatch: undefined,
+        command: ["echo"],
       },
       (chunk) => shown.push(chunk),
     );
@@ -52,6 +53,7 @@ describe("startContainer", () => {
         resources: { cpus: 1, memory: "1g", pids_limit: 10 },
         platform: undefined,
         referencePatch: "/tmp/p.diff",
+        command: ["echo"],
       },
       "/tmp/cid",
     );
@@ -61,6 +63,50 @@ describe("startContainer", () => {
       "type=bind,source=/r:1/archive,target=/tmp/sse-archive",
       "type=bind,source=/tmp/p.diff,target=/reference/patch.diff,readonly",
     ]);
+  });
+});
+
+describe("isolation flags (exact arguments)", () => {
+  test("docker run: init, the run's network, least privilege, pinned entrypoint and user, limits, mounts, labels, the agent's argv", () => {
+    const args = runArgs(
+      {
+        image: "sha256:agent",
+        network: "ssebench-r1-abc",
+        runDir: "/res/run",
+        archiveDir: "/res/run/archive",
+        env: { SSE_ARCHIVE: "/tmp/sse-archive", TIMEOUT: "60" },
+        labels: { "ssebench.run-id": "r1" },
+        resources: { cpus: 2, memory: "4g", pids_limit: 512 },
+        platform: "linux/amd64",
+        referencePatch: "/tmp/p.diff",
+        command: ["bash", "-c", "echo 'a b'"],
+      },
+      "/tmp/cid",
+    );
+    expect(args).toEqual([
+      "run", "--cidfile", "/tmp/cid", "--init", "--sig-proxy=false",
+      "--platform", "linux/amd64",
+      "--network", "ssebench-r1-abc",
+      "--security-opt", "no-new-privileges",
+      "--cap-drop", "ALL",
+      "--cap-add", "CHOWN", "--cap-add", "DAC_OVERRIDE", "--cap-add", "FOWNER", "--cap-add", "KILL",
+      "--cap-add", "SETGID", "--cap-add", "SETUID",
+      "--user", "0:0", "--entrypoint", "/usr/local/bin/ssebench-entrypoint", "--workdir", "/",
+      "--cpus", "2", "--memory", "4g", "--memory-swap", "4g", "--pids-limit", "512",
+      "-e", "SSE_ARCHIVE=/tmp/sse-archive", "-e", "TIMEOUT=60",
+      "--mount", "type=bind,source=/res/run,target=/var/lib/ssebench/results",
+      "--mount", "type=bind,source=/res/run/archive,target=/tmp/sse-archive",
+      "--mount", "type=bind,source=/tmp/p.diff,target=/reference/patch.diff,readonly",
+      "--label", "ssebench.run-id=r1",
+      "sha256:agent", "--mode", "sandbox", "--", "bash", "-c", "echo 'a b'",
+    ]);
+  });
+
+  test("the run's network is created --internal", async () => {
+    const calls: string[][] = [];
+    const recording: Docker = { call: async (args) => (calls.push([...args]), { code: 0, stdout: "", stderr: "" }) };
+    await createNetwork(recording, "ssebench-r1-abc", "r1");
+    expect(calls).toEqual([["network", "create", "--internal", "--label", "ssebench.run-id=r1", "ssebench-r1-abc"]]);
   });
 });
 

@@ -20,6 +20,8 @@ export class FakeDocker implements Docker {
   /** tag → { id, inputs } */
   readonly images = new Map<string, { id: string; inputs: string }>();
   container: FakeContainer = {};
+  /** what `docker image inspect --format {{json .Config}}` shows for every image */
+  config: Record<string, unknown> = { Cmd: ["echo", "fake"], Env: ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"] };
   stopped = false;
   private builds = 0;
   private stopContainer: (() => void) | undefined;
@@ -32,11 +34,14 @@ export class FakeDocker implements Docker {
     this.calls.push([...args]);
     const ok = (stdout = ""): DockerResult => ({ code: 0, stdout, stderr: "" });
     const [verb, sub] = args;
+    if (verb === "image" && sub === "inspect" && args[3] === "{{json .Config}}") {
+      return ok(args.slice(4).map(() => `${JSON.stringify(this.config)}\n`).join(""));
+    }
     if (verb === "image" && sub === "inspect") {
       const refs = args.slice(4);
       const lines = refs.filter((r) => this.images.has(r)).map((r) => {
         const img = this.images.get(r) as { id: string; inputs: string };
-        return `${img.id}\t${img.inputs}\t${JSON.stringify([r])}`;
+        return `${img.id}\t${img.inputs}\t${JSON.stringify([r])}\t${JSON.stringify(this.config.Cmd ?? null)}`;
       });
       return { code: lines.length === refs.length ? 0 : 1, stdout: lines.map((l) => `${l}\n`).join(""), stderr: "" };
     }

@@ -52,14 +52,16 @@ async function run(extra: Partial<RawRunArgs> = {}, rawArgs: string[] = []) {
 }
 
 describe("runTask with a fake docker", () => {
-  test("a first run builds three layers; an unchanged re-run builds none", async () => {
+  test("a first run builds four images (case, tool, agent files, agent layer); an unchanged re-run builds none", async () => {
     const { outcome } = await run();
-    expect(outcome.built).toHaveLength(3);
+    expect(outcome.built.map((t) => t.replace(/^.*\/ssebench\//, "").split("/")[0])).toEqual(["case", "tool", "agent-files", "agent-dummy"]);
     expect(docker.verbs()).toEqual([
       "network create",
       "image inspect",
       "build",
       "build",
+      "build",
+      "image inspect",
       "build",
       "run",
       "container inspect",
@@ -68,8 +70,8 @@ describe("runTask with a fake docker", () => {
     ]);
     const again = await run();
     expect(again.outcome.built).toEqual([]);
-    expect(docker.verbs().filter((v) => v === "build")).toHaveLength(3);
-    expect(again.reporter.lines.filter((l) => l.includes("is up to date"))).toHaveLength(3);
+    expect(docker.verbs().filter((v) => v === "build")).toHaveLength(4);
+    expect(again.reporter.lines.filter((l) => l.includes("is up to date"))).toHaveLength(4);
   });
 
   test("a missing base image is named, with how to build it", async () => {
