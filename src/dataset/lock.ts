@@ -49,13 +49,17 @@ export function mergeLock(
   return { lock: { dataset: manifest.dataset, version: manifest.version, images: sorted }, dropped };
 }
 
-/** `lock --check` problems for a parsed lock (empty: consistent). Lag is not a problem. */
+/**
+ * `lock --check` problems for a parsed lock (empty: consistent): a lock for another dataset or
+ * version, then (also in that case, as the reference lists them) each pinned id that is not a
+ * task. Lag is not a problem.
+ */
 export function lockProblems(path: string, lock: ImagesLock, manifest: Manifest): string[] {
+  const problems: string[] = [];
   if (lock.dataset !== manifest.dataset || lock.version !== manifest.version) {
-    return [m.lockOtherVersion(path, lock.dataset, lock.version, manifest.dataset, manifest.version)];
+    problems.push(m.lockOtherVersion(path, lock.dataset, lock.version, manifest.dataset, manifest.version));
   }
   const ids = new Set(manifest.tasks.map((t) => t.id));
-  return Object.keys(lock.images)
-    .filter((id) => !ids.has(id))
-    .map((id) => m.pinsUnknown(path, id));
+  for (const id of Object.keys(lock.images)) if (!ids.has(id)) problems.push(m.pinsUnknown(path, id));
+  return problems;
 }

@@ -84,6 +84,20 @@ describe("dataset lock", async () => {
     expect((await runLock({ dir: checked })).stdout).toBe(`wrote ${path} with 0 images\n`);
   });
 
+  test("--check on a lock for another version also lists each pinned id that is not a task", async () => {
+    const other = writeDataset(join(tmp.path, "otherversion"), ["a"], "v1");
+    const path = join(other, "images.lock.json");
+    const entry = { digest: digestOf("b"), files_sha256: "0".repeat(64), revision: REV };
+    writeFileSync(path, JSON.stringify({ dataset: "otherversion", version: "v0", images: { gone: entry, a: entry, old: entry } }));
+    expect(await runLock({ dir: other, check: true })).toEqual({
+      stdout: "",
+      stderr:
+        `${path} is for otherversion v0, not otherversion v1; run \`ssebench dataset lock\`\n` +
+        `${path} pins gone, which is not a task of the dataset\n${path} pins old, which is not a task of the dataset\n`,
+      exitCode: 1,
+    });
+  });
+
   test("an existing lock that is invalid stops the build", async () => {
     const bad = writeDataset(join(tmp.path, "badlock"), ["a"], "v1");
     writeFileSync(join(bad, "images.lock.json"), "not json");
