@@ -10,7 +10,7 @@ import { MANIFEST_FILE } from "../formats/patterns.ts";
 import { buildManifest, datasetName } from "./build-manifest.ts";
 import { datasetDir } from "./locate.ts";
 import { manifestMessages as m, reportMessages as rm } from "./messages.ts";
-import { pythonSplitLines } from "./python-text.ts";
+import { pythonSplitLines, universalNewlines } from "./python-text.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 import { formatErrors, isValidDataset, loadDataset } from "./validate.ts";
 
@@ -43,11 +43,11 @@ export async function manifestOrFailure(
   return { manifest: buildManifest(d, name, generatedFrom) };
 }
 
-/** The file `--check` compares with; a missing one counts as empty text. */
+/** The file `--check` compares with, read as Python's read_text() does; missing counts as empty. */
 function readCurrent(target: string): string {
   if (!existsSync(target)) return "";
   try {
-    return readFileSync(target, "utf8");
+    return universalNewlines(readFileSync(target, "utf8"));
   } catch (error) {
     throw new UserError(m.cannotRead(target, describeCause(error)));
   }

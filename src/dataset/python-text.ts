@@ -19,6 +19,11 @@ export function pythonRepr(text: string): string {
   return out + quote;
 }
 
+/** What Python's text mode (universal newlines) reads: `\r\n` and a lone `\r` become `\n`. */
+export function universalNewlines(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
+}
+
 /** Python `str.splitlines()`: every line boundary Python knows, no trailing empty line. */
 export function pythonSplitLines(text: string): string[] {
   const lines = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);

@@ -8,6 +8,7 @@ import { ITEM_SCHEMA_FILES } from "../items/schema/documents.ts";
 import { checkoutDir } from "./locate.ts";
 import type { CommandOutput } from "./manifest-command.ts";
 import { schemaMessages as m } from "./messages.ts";
+import { universalNewlines } from "./python-text.ts";
 
 /** File name → text of every exported schema, in export order. */
 export async function renderSchemas(): Promise<{ file: string; text: string }[]> {
@@ -19,10 +20,10 @@ export async function renderSchemas(): Promise<{ file: string; text: string }[]>
   ];
 }
 
-/** A schema file's text; undefined when it is missing or not a readable file (so it is stale). */
+/** A schema file's text as Python reads it; undefined when missing or not a readable file (stale). */
 function currentText(path: string): string | undefined {
   try {
-    return statSync(path).isFile() ? readFileSync(path, "utf8") : undefined;
+    return statSync(path).isFile() ? universalNewlines(readFileSync(path, "utf8")) : undefined;
   } catch {
     return undefined;
   }

@@ -53,6 +53,14 @@ describe("ssebench dataset", () => {
     });
   });
 
+  test("schema --check reads with universal newlines: CRLF copies are current", async () => {
+    const dir = join(tmp.path, "schema-crlf");
+    await ssebench(["dataset", "schema", "-o", dir]);
+    const fs = await import("node:fs");
+    for (const name of fs.readdirSync(dir)) fs.writeFileSync(join(dir, name), fs.readFileSync(join(dir, name), "utf8").replaceAll("\n", "\r\n"));
+    expect(await ssebench(["dataset", "schema", "-o", dir, "--check"])).toEqual({ exitCode: 0, stdout: "", stderr: "" });
+  });
+
   test("the committed schemas are current", async () => {
     expect(await ssebench(["dataset", "schema", "--check"])).toEqual({ exitCode: 0, stdout: "", stderr: "" });
   });

@@ -91,6 +91,16 @@ describe("dataset manifest", async () => {
     expect(lines[0]).toBe(`--- ${target}`);
   });
 
+  test("--check reads the file with universal newlines: a CRLF (or CR) copy is up to date", async () => {
+    await runManifest({ dir: root });
+    const text = readFileSync(join(root, "manifest.json"), "utf8");
+    for (const [name, eol] of [["crlf.json", "\r\n"], ["cr.json", "\r"]] as const) {
+      const target = join(tmp.path, name);
+      writeFileSync(target, text.replaceAll("\n", eol));
+      expect(await runManifest({ dir: root, output: target, check: true })).toEqual({ stdout: `${target} is up to date\n`, stderr: "", exitCode: 0 });
+    }
+  });
+
   test("--check -o - is a usage error (exit 2) before anything else", async () => {
     const error = await runManifest({ dir: join(tmp.path, "absent"), check: true, output: "-" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ message: "--check needs an output file", exitCode: 2 });
