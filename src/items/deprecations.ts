@@ -30,7 +30,7 @@ export function docsUrl(docsPath: string): string {
 
 export function deprecationMessage(code: DeprecationCode, where: string): string {
   const [docsPath, replacement] = codes[code];
-  return `Deprecated: ${code} in ${where}; ${replacement}. See ${docsUrl(docsPath)} (source: docs/${docsPath.split("#")[0]}). This shape still loads; it will be removed in a future release.`;
+  return `Deprecated: ${code} in ${where}; ${replacement}. See ${docsUrl(docsPath)} (source: docs/${docsPath}). This shape still loads; it will be removed in a future release.`;
 }
 
 /** Collects warnings, dropping repeats of the same (code, where). */

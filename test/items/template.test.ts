@@ -32,7 +32,7 @@ describe("deprecation warnings", () => {
   test("exact reference wording and URL; once per (code, where)", () => {
     expect(docsUrl("manifests/dataset.md#1-manifest-format")).toBe("https://outshift-open.github.io/mas-lab/manifests/dataset/#1-manifest-format");
     expect(deprecationMessage("dataset.bare_list", "d.yaml")).toBe(
-      "Deprecated: dataset.bare_list in d.yaml; wrap items in apiVersion/kind: Dataset and spec.items. See https://outshift-open.github.io/mas-lab/manifests/dataset/#1-manifest-format (source: docs/manifests/dataset.md). This shape still loads; it will be removed in a future release.",
+      "Deprecated: dataset.bare_list in d.yaml; wrap items in apiVersion/kind: Dataset and spec.items. See https://outshift-open.github.io/mas-lab/manifests/dataset/#1-manifest-format (source: docs/manifests/dataset.md#1-manifest-format). This shape still loads; it will be removed in a future release.",
     );
     const lines: string[] = [];
     const w = new Warnings((l) => lines.push(l));
