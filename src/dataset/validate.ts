@@ -54,7 +54,7 @@ function loadDatasetInfo(dir: string, errors: string[]): DatasetInfo | undefined
     errors.push(dm.datasetFileUnreadable(read.cause));
     return undefined;
   }
-  const checked = checkFormat<DatasetInfo>("dataset", read.data);
+  const checked = checkFormat<DatasetInfo>("dataset", read.data, read.nonStringKeys);
   if (checked.ok) return checked.value;
   for (const p of checked.problems) errors.push(dm.datasetFileProblem(formatProblem(p)));
   return undefined;
@@ -66,7 +66,7 @@ function loadConfig(task: LoadedTask, stat: StatFn): void {
   if (!info) return void task.errors.push(tm.configMissing);
   const read = info.isFile() ? readYamlFile(path, { knownFile: true }) : readYamlFile(path);
   if (!read.ok) return void task.errors.push(tm.configUnreadable(read.cause));
-  const checked = checkFormat<TaskMetadata>("task", read.data);
+  const checked = checkFormat<TaskMetadata>("task", read.data, read.nonStringKeys);
   if (!checked.ok) {
     for (const p of checked.problems) task.errors.push(tm.configProblem(formatProblem(p)));
     return;

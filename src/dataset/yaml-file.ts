@@ -5,11 +5,12 @@
  * line and column), several documents.
  */
 import { readFileSync, statSync } from "node:fs";
-import { type Document, type Tags, isAlias, isCollection, parseDocument, visit } from "yaml";
+import { type Document, type Tags, isAlias, isCollection, isPair, isScalar, isSeq, parseDocument, visit } from "yaml";
 import { describeCause } from "../errors.ts";
+import type { NonStringKey } from "../formats/model-errors.ts";
 import { noConstructorMessage, unknownTag } from "../formats/yaml-tags.ts";
 
-export type YamlResult = { ok: true; data: unknown } | { ok: false; cause: string };
+export type YamlResult = { ok: true; data: unknown; nonStringKeys?: NonStringKey[] } | { ok: false; cause: string };
 
 // PyYAML's bool resolver; the yaml package's 1.1 schema also takes y/Y/n/N, PyYAML does not.
 const PY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
@@ -110,6 +111,37 @@ function unhashableKeyOffset(doc: Document): number | undefined {
   return offset;
 }
 
+/** Python's view of a non-string key scalar: an int stays a number (a location shows it as `[1]`). */
+function pythonKey(value: unknown, source: string): number | string {
+  if (typeof value === "number" && Number.isInteger(value)) return value;
+  if (typeof value === "boolean") return value ? "[True]" : "[False]";
+  if (value === null) return "None";
+  return typeof value === "number" ? String(value) : source;
+}
+
+/** The property name toJS() gives a scalar key (a null key becomes ""). */
+const jsKey = (value: unknown) => (value === null ? "" : String(value));
+
+/** Every mapping key that PyYAML would build as something other than a string. */
+function nonStringKeys(doc: Document): NonStringKey[] {
+  const found: { path: string[]; key: number | string }[] = [];
+  visit(doc, {
+    Pair(_, pair, ancestors) {
+      if (!isScalar(pair.key) || typeof pair.key.value === "string") return undefined;
+      const path: string[] = [];
+      ancestors.forEach((node, i) => {
+        const next = ancestors[i + 1] ?? pair;
+        if (isPair(node) && isScalar(node.key)) path.push(jsKey(node.key.value));
+        else if (isSeq(node)) path.push(String(node.items.indexOf(next as never)));
+      });
+      path.push(jsKey(pair.key.value));
+      found.push({ path, key: pythonKey(pair.key.value, pair.key.source ?? String(pair.key.value)) });
+      return undefined;
+    },
+  });
+  return found;
+}
+
 /** The full YAML 1.1 parse, PyYAML's resolvers (exported for the differential test). */
 export function parseYamlTextFully(text: string): YamlResult {
   const bad = NON_PRINTABLE.exec(text);
@@ -129,7 +161,9 @@ export function parseYamlTextFully(text: string): YamlResult {
   const unhashable = unhashableKeyOffset(doc);
   if (unhashable !== undefined) return { ok: false, cause: `found unhashable key at ${lineColumn(text, unhashable)}` };
   try {
-    return { ok: true, data: doc.toJS({ maxAliasCount: 1000 }) };
+    const data: unknown = doc.toJS({ maxAliasCount: 1000 });
+    const keys = nonStringKeys(doc);
+    return keys.length > 0 ? { ok: true, data, nonStringKeys: keys } : { ok: true, data };
   } catch (cause) {
     return { ok: false, cause: describeCause(cause) };
   }

@@ -162,8 +162,26 @@ function compareKeys(a: number[], b: number[]): number {
 
 const startsWith = (path: Path, prefix: Path) => prefix.every((step, i) => path[i] === step);
 
-/** pydantic-style problems for arktype's errors on `input` (already stripped). */
-export function modelProblems(errors: ArkErrors | undefined, root: JsonSchema, input: unknown, rootName: string): ModelProblem[] {
+/** A key that is not a string in the source (YAML `1: one`): its JS path and Python location step. */
+export interface NonStringKey {
+  path: readonly string[];
+  key: number | string;
+}
+
+export const KEYS_SHOULD_BE_STRINGS = "Keys should be strings";
+
+/**
+ * pydantic-style problems for arktype's errors on `input` (already stripped). A key listed in
+ * `nonStringKeys` is pydantic's invalid_key (`Keys should be strings`), not an unknown key.
+ */
+export function modelProblems(
+  errors: ArkErrors | undefined,
+  root: JsonSchema,
+  input: unknown,
+  rootName: string,
+  nonStringKeys: readonly NonStringKey[] = [],
+): ModelProblem[] {
+  const invalidKeys = new Map(nonStringKeys.map((k) => [k.path.join("\0"), k]));
   const located = new Map<string, { path: Path; msg: string }>();
   const listObjects: Path[] = [];
   arraysAsObjects(root, root, input, [], listObjects);
@@ -176,7 +194,14 @@ export function modelProblems(errors: ArkErrors | undefined, root: JsonSchema, i
     if (located.has(loc) || listObjects.some((p) => startsWith(path, p))) continue;
     let msg: string;
     if (error.code === "required") msg = "Field required";
-    else if (error.expected === "removed") msg = "unknown key";
+    else if (error.expected === "removed") {
+      const invalid = invalidKeys.get(path.map(String).join("\0"));
+      if (invalid) {
+        located.set(formatLoc([...path.slice(0, -1), invalid.key]), { path, msg: KEYS_SHOULD_BE_STRINGS });
+        continue;
+      }
+      msg = "unknown key";
+    }
     else if (error.expected === AT_LEAST_ONE_MESSAGE) msg = `Value error, ${AT_LEAST_ONE_MESSAGE}`;
     else msg = pydanticMessage(root, schemaAt(root, path), valueAt(input, path), rootName) ?? error.problem;
     located.set(loc, { path, msg });

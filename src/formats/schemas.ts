@@ -8,7 +8,7 @@ import { type ArkErrors, type } from "arktype";
 import { datasetInfoModel, datasetInfoModels } from "./dataset-info.ts";
 import { exportJsonSchema, type JsonSchema } from "./json-schema.ts";
 import type { ModelInfo } from "./model-info.ts";
-import { type ModelProblem, modelProblems } from "./model-errors.ts";
+import { type ModelProblem, modelProblems, type NonStringKey } from "./model-errors.ts";
 import { stripStrings } from "./strip.ts";
 import { taskConfigModel, taskConfigModels } from "./task-config.ts";
 
@@ -111,7 +111,7 @@ function schemaItems(node: JsonSchema | undefined, root: JsonSchema): JsonSchema
 }
 
 /** Strips strings (as the reference models do: enumerated fields aside), validates, and orders keys in model order. */
-export function checkFormat<T>(name: FormatName, input: unknown): CheckResult<T> {
+export function checkFormat<T>(name: FormatName, input: unknown, nonStringKeys: readonly NonStringKey[] = []): CheckResult<T> {
   const { model, models } = formatOf(name);
   const root = schemaOf(name);
   const stripped = stripStrings(input, root);
@@ -120,7 +120,7 @@ export function checkFormat<T>(name: FormatName, input: unknown): CheckResult<T>
   const out = isMapping ? model(stripped) : undefined;
   const errors = out instanceof type.errors ? (out as ArkErrors) : undefined;
   // Always run: it also finds objects given as lists, which arktype accepts as objects.
-  const problems = modelProblems(errors, root, stripped, rootName);
+  const problems = modelProblems(errors, root, stripped, rootName, nonStringKeys);
   if (!isMapping && problems.length === 0) {
     problems.push({ loc: "", msg: `Input should be a valid dictionary or instance of ${rootName}` });
   }

@@ -41,7 +41,7 @@ export async function loadTaskConfig(folder: string, id: string): Promise<TaskMe
     const { checkFormat } = await import("../formats/schemas.ts");
     const { formatProblem } = await import("../formats/model-errors.ts");
     const { problemLine } = await import("../formats/parse-json-format.ts");
-    const checked = checkFormat<TaskMetadata>("task", read.data);
+    const checked = checkFormat<TaskMetadata>("task", read.data, read.nonStringKeys);
     if (!checked.ok) throw new UserError(`${file}: ${problemLine(checked.problems.map(formatProblem))}`);
     return checked.value;
   });

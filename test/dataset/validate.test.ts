@@ -107,6 +107,18 @@ describe("dataset validate: task config (§1.2.1–2)", () => {
     expect(taskErrors(config((t) => `${t}[notes]: x\n`))).toEqual(["sse/config.yaml: cannot read: found unhashable key at line 17, column 1"]);
   });
 
+  test("a key that is not a string is pydantic's invalid_key, not an unknown key", () => {
+    expect(taskErrors(config((t) => `${t}1: one\nnotes: x\n`))).toEqual([
+      "sse/config.yaml: [1]: Keys should be strings",
+      "sse/config.yaml: notes: unknown key",
+    ]);
+    expect(taskErrors(config((t) => `${t}"2": two\n`))).toEqual(["sse/config.yaml: 2: unknown key"]);
+    expect(taskErrors(config((t) => t.replace("  build: build.sh", "  build: build.sh\n  yes: x\n  ~: y")))).toEqual([
+      "sse/config.yaml: scripts[True]: Keys should be strings",
+      "sse/config.yaml: scripts.None: Keys should be strings",
+    ]);
+  });
+
   test("a tag safe_load cannot construct is a read error (PyYAML's ConstructorError)", () => {
     expect(taskErrors(config((t) => t.replace("language: c", "language: !custom c")))).toEqual([
       "sse/config.yaml: cannot read: could not determine a constructor for the tag '!custom' at line 4, column 11",
