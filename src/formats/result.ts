@@ -16,6 +16,13 @@ export interface CheckRecord {
   log: string | null;
 }
 
+/** A file of the agent's change that grading did not apply (docs/container-contract.md §7). */
+export interface SetAside {
+  path: string;
+  /** build_file, test_file: every check used the original tree's version; hidden_test: the intent test used the hidden tests' */
+  reason: "build_file" | "test_file" | "hidden_test";
+}
+
 export interface PatchResult {
   status: "passed" | "failed" | "error";
   build_success: boolean | null;
@@ -27,6 +34,7 @@ export interface PatchResult {
   error_log: string | null;
   error_type: ErrorType | null;
   checks: CheckRecord[];
+  set_aside: SetAside[];
 }
 
 export interface RuntimeResult {
@@ -53,7 +61,7 @@ export function emptyVerdicts(): Verdicts {
 
 /** A result that says why the run was not graded. */
 export function notGraded(errorType: ErrorType, errorMsg: string, checks: CheckRecord[] = [], errorLog: string | null = null): PatchResult {
-  return { status: "error", ...emptyVerdicts(), error_msg: errorMsg, error_log: errorLog, error_type: errorType, checks };
+  return { status: "error", ...emptyVerdicts(), error_msg: errorMsg, error_log: errorLog, error_type: errorType, checks, set_aside: [] };
 }
 
 export function renderResult(patch: PatchResult, runtime: RuntimeResult): string {
@@ -69,6 +77,7 @@ export function renderResult(patch: PatchResult, runtime: RuntimeResult): string
     error_log: patch.error_log,
     error_type: patch.error_type,
     checks: patch.checks.map((c) => ({ check: c.check, poc: c.poc, tree: c.tree, status: c.status, exit_code: c.exit_code, duration_seconds: c.duration_seconds, log: c.log })),
+    set_aside: patch.set_aside.map((s) => ({ path: s.path, reason: s.reason })),
   };
   const r = {
     agent_duration: runtime.agent_duration,

@@ -41,10 +41,11 @@ export function readContainerResult(runDir: string): ContainerResult {
       error_log: null,
       error_type: "infra",
       checks: [],
+      set_aside: [],
     };
     return { patch_result: patch, runtime_result: emptyRuntime(), produced: false };
   }
-  const p = { ...emptyVerdicts(), error_msg: null, error_log: null, error_type: null, checks: [], ...data.patch_result };
+  const p = { ...emptyVerdicts(), error_msg: null, error_log: null, error_type: null, checks: [], set_aside: [], ...data.patch_result };
   // Spelled out so the key order is result.json's whatever the container wrote.
   const patch: PatchResult = {
     status: p.status ?? deriveStatus(p),
@@ -57,6 +58,7 @@ export function readContainerResult(runDir: string): ContainerResult {
     error_log: p.error_log,
     error_type: p.error_type,
     checks: p.checks,
+    set_aside: p.set_aside,
   };
   return { patch_result: patch, runtime_result: { ...emptyRuntime(), ...data.runtime_result }, produced: true };
 }

@@ -6,12 +6,13 @@
  */
 import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { CheckName, CheckRecord } from "../formats/result.ts";
+import type { CheckName, CheckRecord, SetAside } from "../formats/result.ts";
 import { childEnv } from "./child-env.ts";
 import { log } from "./log.ts";
 import { msg } from "./messages.ts";
 import { capture, type Running, start } from "./processes.ts";
 import type { TaskConfig } from "./task.ts";
+import { diffPaths, excludeFlag, planSetAside, type SetAsidePlan } from "./set-aside.ts";
 import { showTaskFiles } from "./task-views.ts";
 import { killUserProcesses } from "./user-processes.ts";
 import type { Account } from "./users.ts";
@@ -73,6 +74,7 @@ export class Checks {
   private trees = 0;
   private current?: Running;
   private aborted = false;
+  private plan?: Promise<SetAsidePlan>;
 
   constructor(private readonly ctx: CheckContext) {}
 
@@ -93,8 +95,46 @@ export class Checks {
     await this.current?.stop(this.ctx.graceMs);
   }
 
-  /** A fresh copy of the pristine tree owned by sse-runner, with the change applied unless `withPatch` is false. */
-  async freshTree(name: string, withPatch = true): Promise<Tree> {
+  /** The agent's change as grading applies it: its build and test files (and, for the intent test, the hidden tests' files) set aside. */
+  setAside(): Promise<SetAsidePlan> {
+    this.plan ??= this.computePlan();
+    return this.plan;
+  }
+
+  /** What was set aside, once known (for result.json), both lists. */
+  async setAsideList(): Promise<SetAside[]> {
+    if (!this.plan) return [];
+    const p = await this.plan.catch(() => undefined);
+    return p ? [...p.everywhere, ...p.intent] : [];
+  }
+
+  private async computePlan(): Promise<SetAsidePlan> {
+    const { ctx } = this;
+    const dir = ctx.scratch;
+    mkdirSync(dir, { recursive: true, mode: 0o711 });
+    let change: string[];
+    try {
+      change = await diffPaths(ctx.patch, dir, ctx.checkTimeoutMs);
+    } catch (e) {
+      throw new GraderError(`listing the files of the change: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const taskDiff = async (rel: string | null) => {
+      if (!rel) return [];
+      try {
+        return await diffPaths(readFileSync(join(ctx.taskRoot, rel)), dir, ctx.checkTimeoutMs);
+      } catch (e) {
+        log("WARN", "Could not list the files of a task diff", { file: rel, err: e instanceof Error ? e.message : String(e) });
+        return [];
+      }
+    };
+    const { files } = ctx.task;
+    const plan = planSetAside(change, await taskDiff(files.patch), await taskDiff(files.futureTest));
+    for (const s of [...plan.everywhere, ...plan.intent]) log("INFO", "Set aside from the change", { path: s.path, reason: s.reason });
+    return plan;
+  }
+
+  /** A fresh copy of the pristine tree owned by sse-runner, with the change applied (as grading applies it) unless `withPatch` is false. */
+  async freshTree(name: string, withPatch = true, forIntent = false): Promise<Tree> {
     if (this.aborted) throw new ChecksAborted();
     const { ctx } = this;
     const dir = join(ctx.scratch, `${++this.trees}-${name}`);
@@ -106,7 +146,9 @@ export class Checks {
     const own = await capture(["chown", "-R", "-h", `${ctx.runner.uid}:${ctx.runner.gid}`, dir]);
     if (!own.ok) throw new GraderError(`handing the scratch tree to ${ctx.runner.name}: ${own.stderr.trim()}`);
     if (withPatch && new TextDecoder().decode(ctx.patch).trim() !== "") {
-      const r = await this.applyAsRunner({ tree, home }, ctx.patch, ["--binary"]);
+      const plan = await this.setAside();
+      const aside = forIntent ? [...plan.everywhere, ...plan.intent] : plan.everywhere;
+      const r = await this.applyAsRunner({ tree, home }, ctx.patch, ["--binary", ...aside.map((s) => excludeFlag(s.path))]);
       if (!r.ok) throw new ApplyFailed((r.stderr || r.stdout).trim());
     }
     return { tree, home };
@@ -183,7 +225,7 @@ export class Checks {
   /** The hidden tests applied to a fresh patched tree, then the test script. */
   async intentTest(): Promise<IntentOutcome> {
     const { ctx } = this;
-    const where = await this.freshTree("intent_test");
+    const where = await this.freshTree("intent_test", true, true);
     const diff = readFileSync(join(ctx.taskRoot, ctx.task.files.futureTest!));
     const applied = await this.applyAsRunner(where, diff, ["-p1"]);
     if (!applied.ok) {

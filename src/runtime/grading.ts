@@ -28,12 +28,23 @@ export interface GradeContext {
 }
 
 export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; evaluatorTimeout: boolean }> {
+  const run = new Checks({ ...ctx, logDir: join(ctx.results, "grading"), deadline: performance.now() + ctx.gradingTimeoutMs });
+  run.reset();
+  try {
+    const out = await gradeWith(ctx, run);
+    // Whatever the verdict, result.json says which files of the change grading did not apply.
+    out.result.set_aside = await run.setAsideList();
+    return out;
+  } finally {
+    run.cleanup();
+  }
+}
+
+async function gradeWith(ctx: GradeContext, run: Checks): Promise<{ result: PatchResult; evaluatorTimeout: boolean }> {
   const v: Verdicts = emptyVerdicts();
   let firstFailure: { msg: string; log: string | null } | undefined;
   const fail = (m: string, logText: string | null) => (firstFailure ??= { msg: m, log: logText });
-  const run = new Checks({ ...ctx, logDir: join(ctx.results, "grading"), deadline: performance.now() + ctx.gradingTimeoutMs });
   const checks = run.records;
-  run.reset();
 
   const { scripts, files } = ctx.task;
   try {
@@ -42,7 +53,7 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
       built = await run.freshTree("build");
     } catch (e) {
       if (!(e instanceof ApplyFailed)) throw e;
-      const result: PatchResult = { status: "failed", ...emptyVerdicts(), build_success: false, func_test_success: false, intent_test_success: false, error_msg: msg.applyFailed(), error_log: e.message, error_type: null, checks };
+      const result: PatchResult = { status: "failed", ...emptyVerdicts(), build_success: false, func_test_success: false, intent_test_success: false, error_msg: msg.applyFailed(), error_log: e.message, error_type: null, checks, set_aside: [] };
       return { result, evaluatorTimeout: false };
     }
     if (scripts.build) {
@@ -81,12 +92,10 @@ export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; e
     const detail = e instanceof Error ? e.message : String(e);
     log("ERROR", "Grader error", { err: detail });
     return { result: notGraded("grader", msg.graderCrash(detail), checks), evaluatorTimeout: false };
-  } finally {
-    run.cleanup();
   }
 }
 
 function finish(v: Verdicts, checks: CheckRecord[], first: { msg: string; log: string | null } | undefined): PatchResult {
   const status = deriveStatus(v);
-  return { status, ...v, error_msg: first?.msg ?? (status === "error" ? msg.noCheck() : null), error_log: first?.log ?? null, error_type: status === "error" ? "grader" : null, checks };
+  return { status, ...v, error_msg: first?.msg ?? (status === "error" ? msg.noCheck() : null), error_log: first?.log ?? null, error_type: status === "error" ? "grader" : null, checks, set_aside: [] };
 }

@@ -149,7 +149,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
         const big = change.tooLarge;
         const list = big.map((f) => `${f.path} (${f.bytes} bytes)`).join("\n");
         log("WARN", "Change too large to grade", { files: big.map((f) => f.path).join(",") });
-        return { status: "failed", ...emptyVerdicts(), build_success: false, func_test_success: false, intent_test_success: false, error_msg: msg.fileTooLarge(cfg.maxFileBytes / 2 ** 20), error_log: list, error_type: null, checks: [] };
+        return { status: "failed", ...emptyVerdicts(), build_success: false, func_test_success: false, intent_test_success: false, error_msg: msg.fileTooLarge(cfg.maxFileBytes / 2 ** 20), error_log: list, error_type: null, checks: [], set_aside: [] };
       }
       record.finalPatch = change.patch;
       writeFileSync(join(cfg.results, "final.patch"), change.patch, { mode: 0o644 });

@@ -13,6 +13,7 @@ const p = (over: Partial<PatchResult>): PatchResult => ({
   error_log: null,
   error_type: null,
   checks: [],
+  set_aside: [],
   ...over,
 });
 const all = ["build", "poc", "function_test", "intent_test"];

@@ -37,7 +37,7 @@ test("status rule of the reference", () => {
 test("result.json is compact with the documented key order", () => {
   const text = renderResult(notGraded("interrupted", "Interrupted by SIGTERM during grading"), { agent_duration: 3, agent_timeout: false, evaluator_timeout: false, agent_exit_code: null });
   expect(text).toBe(
-    '{"patch_result":{"status":"error","build_success":null,"pov_passed":null,"pov_total":null,"func_test_success":null,"intent_test_success":null,"error_msg":"Interrupted by SIGTERM during grading","error_log":null,"error_type":"interrupted","checks":[]},"runtime_result":{"agent_duration":3,"agent_timeout":false,"evaluator_timeout":false,"agent_exit_code":null}}',
+    '{"patch_result":{"status":"error","build_success":null,"pov_passed":null,"pov_total":null,"func_test_success":null,"intent_test_success":null,"error_msg":"Interrupted by SIGTERM during grading","error_log":null,"error_type":"interrupted","checks":[],"set_aside":[]},"runtime_result":{"agent_duration":3,"agent_timeout":false,"evaluator_timeout":false,"agent_exit_code":null}}',
   );
 });
 

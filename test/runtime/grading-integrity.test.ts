@@ -52,3 +52,57 @@ test("honest agent: a line added to .gitignore that matches a tracked test file 
   expect(patch).toContain("+# checked");
   expect(r.result.patch_result).toMatchObject({ status: "passed", func_test_success: true, intent_test_success: true });
 });
+
+/** The fixture as a make project: the task's scripts run `make`, the tree holds the Makefile. */
+function makeProject(d: RunDirs): void {
+  const recipe = "\tmkdir -p build/vendor && cp calc.sh build/calc && cp vendor/lib.sh build/vendor/lib.sh && chmod +x build/calc\n";
+  writeFileSync(join(d.source, "Makefile"), `build/calc: calc.sh vendor/lib.sh\n${recipe}test: build/calc\n\tfor t in tests/*.sh; do sh $$t || exit 1; done\n.PHONY: test\n`);
+  writeFileSync(join(d.taskRoot, "scripts/build.sh"), "#!/bin/sh\nexec make -s build/calc\n");
+  writeFileSync(join(d.taskRoot, "scripts/test.sh"), "#!/bin/sh\nexec make -s test\n");
+}
+
+test("hostile agent: a stub Makefile (do-nothing program, echoing test target) over the unfixed bug fails", async () => {
+  dirs = newRun();
+  makeProject(dirs);
+  const stub = "build/calc:\n\tmkdir -p build && printf '#!/bin/sh\\necho 1\\n' > build/calc && chmod +x build/calc\ntest:\n\t@echo all tests passed\n.PHONY: test build/calc\n";
+  writeFileSync(join(dirs.base, "stub.mk"), stub);
+  const r = await runEntrypoint(dirs, shAgent(`cp ${join(dirs.base, "stub.mk")} Makefile`));
+  expect(readFileSync(join(dirs.results, "final.patch"), "utf8")).toContain("+\t@echo all tests passed");
+  expect(r.result.patch_result).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, intent_test_success: false, error_msg: "PoC failed: pocs/poc.txt" });
+  expect(r.result.patch_result.set_aside).toEqual([{ path: "Makefile", reason: "build_file" }]);
+});
+
+test("hostile agent: deleting or rewriting the project's tests changes nothing the grader runs", async () => {
+  dirs = newRun();
+  makeProject(dirs);
+  // A real fix of calc, but one that breaks the basic behaviour the project's test checks.
+  const r = await runEntrypoint(dirs, shAgent(`${applyFix(dirs)} && sed -i 's/calc_print "\${#input}"/echo 0/' calc.sh && echo true > tests/test_basic.sh && echo 'ls' > tests/test_zz.sh`));
+  expect(r.result.patch_result).toMatchObject({ status: "failed", func_test_success: false, error_msg: "Function test failed" });
+  expect(r.result.patch_result.set_aside).toEqual([
+    { path: "tests/test_basic.sh", reason: "test_file" },
+    { path: "tests/test_zz.sh", reason: "test_file" },
+  ]);
+});
+
+test("honest agent: its own regression test where the hidden tests go does not break them", async () => {
+  dirs = newRun();
+  // The agent's test has the hidden test's name (tests/test_long.sh), with its own content.
+  const own = `printf 'f=$(mktemp); printf 0123456789 > "$f"; [ "$(./build/calc "$f")" = 8 ]\\n' > tests/test_long.sh`;
+  const r = await runEntrypoint(dirs, shAgent(`${applyFix(dirs)} && ${own}`));
+  expect(readFileSync(join(dirs.results, "final.patch"), "utf8")).toContain("+++ b/tests/test_long.sh");
+  expect(r.result.patch_result).toMatchObject({ status: "passed", pov_passed: 1, func_test_success: true, intent_test_success: true });
+  expect(r.result.patch_result.set_aside).toEqual([{ path: "tests/test_long.sh", reason: "test_file" }]);
+});
+
+test("honest agent: a file of its own that the hidden tests also add (outside the test folders) is replaced in the intent test only", async () => {
+  dirs = newRun();
+  const hidden = ["diff --git a/regress.sh b/regress.sh", "new file mode 100644", "--- /dev/null", "+++ b/regress.sh", "@@ -0,0 +1,2 @@", `+f=$(mktemp); printf 'aaaaaaaaaaaaaaaaaaaa' > "$f"`, `+[ "$(./build/calc "$f")" = 8 ]`, ""];
+  writeFileSync(join(dirs.taskRoot, "diffs/test.diff"), hidden.join("\n"));
+  const test = join(dirs.taskRoot, "scripts/test.sh");
+  writeFileSync(test, `${readFileSync(test, "utf8")}if [ -f regress.sh ]; then sh regress.sh; fi\n`);
+  const r = await runEntrypoint(dirs, shAgent(`${applyFix(dirs)} && echo 'echo my own check' > regress.sh`));
+  expect(r.result.patch_result).toMatchObject({ status: "passed", func_test_success: true, intent_test_success: true });
+  expect(r.result.patch_result.set_aside).toEqual([{ path: "regress.sh", reason: "hidden_test" }]);
+  expect(readFileSync(join(dirs.results, "grading/function_test.log"), "utf8")).toContain("my own check");
+  expect(readFileSync(join(dirs.results, "grading/intent_test.log"), "utf8")).not.toContain("my own check");
+});

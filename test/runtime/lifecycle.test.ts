@@ -18,7 +18,7 @@ describe("grading", () => {
     expect(r.exitCode).toBe(0);
     const p = r.result.patch_result;
     expect(Object.keys(r.result)).toEqual(["patch_result", "runtime_result"]);
-    expect(Object.keys(p)).toEqual(["status", "build_success", "pov_passed", "pov_total", "func_test_success", "intent_test_success", "error_msg", "error_log", "error_type", "checks"]);
+    expect(Object.keys(p)).toEqual(["status", "build_success", "pov_passed", "pov_total", "func_test_success", "intent_test_success", "error_msg", "error_log", "error_type", "checks", "set_aside"]);
     expect(p).toMatchObject({ status: "passed", build_success: true, pov_passed: 1, pov_total: 1, func_test_success: true, intent_test_success: true, error_msg: null, error_type: null });
     expect(p.checks.map((c: { check: string; status: string }) => `${c.check}:${c.status}`)).toEqual(["build:passed", "poc:passed", "function_test:passed", "intent_test:passed"]);
     expect(Object.keys(r.result.runtime_result)).toEqual(["agent_duration", "agent_timeout", "evaluator_timeout", "agent_exit_code"]);

@@ -1,0 +1,57 @@
+/** Which files of a change grading sets aside, and git applying a change without them. */
+import { expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildOrTestFile, diffPaths, excludeFlag, planSetAside } from "../../src/runtime/set-aside.ts";
+import { tempDir } from "../helpers/cli.ts";
+
+test("build recipes and tests are recognised by name and folder; sources are not", () => {
+  const seen = Object.fromEntries(
+    ["Makefile", "src/Makefile.am", "cmake/deps.cmake", "CMakeLists.txt", "Cargo.toml", ".cargo/config.toml", "go.mod", "rules.mk", "tests/capacity.rs", "test/x.c", "pkg/foo_test.go", "t_test.c", "test_htmlesc.c", "lib/testdata/a.json", "src/lib.rs", "htmlesc.c", "staticfs.go", "contest.c", "latest.txt", "testing.c"].map((p) => [p, buildOrTestFile(p)]),
+  );
+  expect(seen).toEqual({
+    Makefile: "build_file",
+    "src/Makefile.am": "build_file",
+    "cmake/deps.cmake": "build_file",
+    "CMakeLists.txt": "build_file",
+    "Cargo.toml": "build_file",
+    ".cargo/config.toml": "build_file",
+    "go.mod": "build_file",
+    "rules.mk": "build_file",
+    "tests/capacity.rs": "test_file",
+    "test/x.c": "test_file",
+    "pkg/foo_test.go": "test_file",
+    "t_test.c": "test_file",
+    "test_htmlesc.c": "test_file",
+    "lib/testdata/a.json": "test_file",
+    "src/lib.rs": null,
+    "htmlesc.c": null,
+    "staticfs.go": null,
+    "contest.c": null,
+    "latest.txt": null,
+    "testing.c": null,
+  });
+});
+
+test("a file the task's own fix changes is never set aside; hidden-test files only for the intent test", () => {
+  const plan = planSetAside(["Makefile", "src/a.c", "tests/t.c", "regress.sh", "Makefile"], ["Makefile", "src/a.c"], ["tests/t.c", "regress.sh"]);
+  expect(plan).toEqual({ everywhere: [{ path: "tests/t.c", reason: "test_file" }], intent: [{ path: "regress.sh", reason: "hidden_test" }] });
+});
+
+test("git applies a change without exactly the set-aside paths, glob characters included", async () => {
+  const t = tempDir("sse-aside-");
+  try {
+    const run = (argv: string[], stdin?: string) => Bun.spawnSync(argv, { cwd: join(t.path, "repo"), stdin: stdin === undefined ? "ignore" : new Blob([stdin]), env: { PATH: process.env.PATH!, HOME: t.path, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" } });
+    mkdirSync(join(t.path, "repo"));
+    run(["git", "init", "-q"]);
+    const diff = ["we*rd", "wexrd", "Makefile"].map((f) => `diff --git a/${f} b/${f}\nnew file mode 100644\n--- /dev/null\n+++ b/${f}\n@@ -0,0 +1 @@\n+x\n`).join("");
+    mkdirSync(join(t.path, "scratch"));
+    expect(await diffPaths(new TextEncoder().encode(diff), join(t.path, "scratch"), 10_000)).toEqual(["we*rd", "wexrd", "Makefile"]);
+    expect(run(["git", "apply", excludeFlag("we*rd"), excludeFlag("Makefile"), "-"], diff).exitCode).toBe(0);
+    expect(["we*rd", "wexrd", "Makefile"].map((f) => existsSync(join(t.path, "repo", f)))).toEqual([false, true, false]);
+    expect(readFileSync(join(t.path, "repo", "wexrd"), "utf8")).toBe("x\n");
+    expect(await diffPaths(new Uint8Array(), join(t.path, "scratch"), 10_000)).toEqual([]);
+  } finally {
+    t.cleanup();
+  }
+});
