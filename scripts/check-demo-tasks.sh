@@ -9,7 +9,8 @@
 # non-zero), test.sh passes, test.sh with the hidden tests (future_test) fails; and after
 # `git apply` of the reference patch: build passes, no PoC triggers, test.sh passes with and without
 # the hidden tests. Needs the engine and the base images (scripts/docker-engine.sh start,
-# images/base-images/build.sh). Prints one line per check and a summary; exit 1 on any failure.
+# images/base-images/build.sh); SSEBENCH_REGISTRY, when set, is the prefix of their FROM lines.
+# Prints one line per check and a summary; exit 1 on any failure.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,7 +80,7 @@ for task in "${tasks[@]}"; do
   image=$(printf 'case/%s/%s:%s' "$name" "$task" "$version" | tr '[:upper:]' '[:lower:]')
   echo "== $task"
   started=$SECONDS
-  if ! build_log=$(docker build --network none -t "$image" "$dir" 2>&1); then
+  if ! build_log=$(docker build --network none ${SSEBENCH_REGISTRY:+--build-arg "SSEBENCH_REGISTRY=$SSEBENCH_REGISTRY"} -t "$image" "$dir" 2>&1); then
     echo "$build_log" | tail -n 20
     echo "FAIL image build"; failed=1; summary+=("$task: image build failed"); continue
   fi

@@ -1,7 +1,7 @@
 /**
- * The engine and base-image scripts as real processes: argument handling, the mirror lookup, the
- * tags a base-image build makes, and (when dockerd is installed and we are root) the whole
- * start/status/stop cycle of a second, private engine on its own socket and data root.
+ * The engine and root-image scripts as real processes: argument handling, the mirror lookup, and
+ * (when dockerd is installed and we are root) the whole start/status/stop cycle of a second,
+ * private engine on its own socket and data root. base-images.test.ts covers build.sh.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -10,7 +10,6 @@ import { repoRoot, runBinary, tempDir } from "../helpers/cli.ts";
 
 const engineScript = join(repoRoot, "scripts/docker-engine.sh");
 const rootImageScript = join(repoRoot, "scripts/debian-root-image.sh");
-const baseBuild = join(repoRoot, "images/base-images/build.sh");
 const work = tempDir("ssebench-images-");
 afterAll(() => work.cleanup());
 
@@ -65,51 +64,6 @@ describe("scripts/debian-root-image.sh --print-mirror", () => {
     const r = await bash(rootImageScript, ["--bogus"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("usage: scripts/debian-root-image.sh");
-  });
-});
-
-describe("images/base-images/build.sh --dry-run", () => {
-  const version = "1.0.0";
-
-  test("tags the VERSION and every base version a dataset manifest names, plain and prefixed", async () => {
-    const datasets = writeTree(join(work.path, "datasets"), {
-      "one/manifest.json": JSON.stringify({
-        tasks: [{ base: "base-generic-c:0.9.0" }, { base: "base-generic-go:1.0.0" }, { base: "base-generic-c:0.9.0" }],
-      }),
-    });
-    const r = await bash(baseBuild, ["--dry-run", "--registry", "reg.test/ns/", "--root", "root:1", "c", "go"], {
-      SSEBENCH_DATASETS: datasets,
-    });
-    expect(r.exitCode).toBe(0);
-    const lines = r.stdout.trim().split("\n");
-    expect(lines).toEqual([
-      "docker build --network host --label ssebench.base.version=1.0.0 --build-arg BASE=root:1 " +
-        "-t base-generic-c:0.9.0 -t reg.test/ns/base-generic-c:0.9.0 " +
-        `-t base-generic-c:${version} -t reg.test/ns/base-generic-c:${version} ${repoRoot}/images/base-images/generic-c`,
-      "docker build --network host --label ssebench.base.version=1.0.0 --build-arg BASE=root:1 " +
-        `-t base-generic-go:${version} -t reg.test/ns/base-generic-go:${version} ${repoRoot}/images/base-images/generic-go`,
-    ]);
-  });
-
-  test("defaults: all three languages, SSEBENCH_REGISTRY else the public prefix, the pinned root", async () => {
-    const empty = join(work.path, "no-datasets");
-    mkdirSync(empty, { recursive: true });
-    const r = await bash(baseBuild, ["--dry-run"], { SSEBENCH_DATASETS: empty });
-    expect(r.stdout.trim().split("\n").map((l) => l.split(" ").at(-1))).toEqual(
-      ["c", "go", "rust"].map((l) => `${repoRoot}/images/base-images/generic-${l}`),
-    );
-    expect(r.stdout).toContain(" -t ghcr.io/42-b3yond-6ug/ssebench/base-generic-rust:1.0.0 ");
-    expect(r.stdout).not.toContain("--build-arg");
-    const prefixed = await bash(baseBuild, ["--dry-run", "c"], { SSEBENCH_DATASETS: empty, SSEBENCH_REGISTRY: "r.test" });
-    expect(prefixed.stdout).toContain(" -t r.test/base-generic-c:1.0.0 ");
-  });
-
-  test("an unknown language or flag is a usage error", async () => {
-    for (const args of [["cobol"], ["--root"], ["--nope"]]) {
-      const r = await bash(baseBuild, args);
-      expect(r.exitCode).toBe(2);
-      expect(r.stderr).toStartWith("usage: images/base-images/build.sh");
-    }
   });
 });
 
