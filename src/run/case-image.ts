@@ -59,6 +59,7 @@ export async function ensureCaseImage(
   signal: AbortSignal,
   known: Map<string, ImageInfo>,
   platform?: string,
+  log?: string,
 ): Promise<LayerResult> {
   if (source.folder) {
     // `known` came from one lookup that included the bases, so a base not in it is not here.
@@ -71,7 +72,7 @@ export async function ensureCaseImage(
     const inputs = caseInputs(source.folder, registry, baseInfo);
     return ensureLayer(
       docker,
-      { layer: "case image", tag: source.tag, context: source.folder, buildArgs: { SSEBENCH_REGISTRY: registry }, inputs },
+      { layer: "case image", tag: source.tag, context: source.folder, buildArgs: { SSEBENCH_REGISTRY: registry }, inputs, log },
       known.get(source.tag),
       reporter,
       signal,

@@ -3,10 +3,10 @@
  * whose label matches is reused (an unchanged re-run builds nothing). Images are then used by ID,
  * so a concurrent run that re-tags a layer never changes the image another run starts.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { UserError } from "../errors.ts";
+import { describeCause, UserError } from "../errors.ts";
 import { type Docker, firstLine } from "./docker.ts";
 import { msg } from "./messages.ts";
 import type { Reporter } from "./reporter.ts";
@@ -68,12 +68,31 @@ export interface LayerSpec {
   buildArgs: Record<string, string>;
   /** hash of every input, stored in the ssebench.inputs label */
   inputs: string;
+  /** where a failed build's whole output is kept (the run folder), named in the error */
+  log?: string;
+}
+
+/** `<run folder>/case-image-build.log` and the like: where a run keeps a failed build's output. */
+export function buildLogFile(runDir: string, layer: string): string {
+  return join(runDir, `${layer.replaceAll(" ", "-")}-build.log`);
 }
 
 export interface LayerResult {
   id: string;
   built: boolean;
   tag: string;
+}
+
+/** Writes a failed build's output to `file`; returns the file, or undefined when none was kept. */
+function keepLog(file: string | undefined, output: string, reporter: Reporter): string | undefined {
+  if (!file) return undefined;
+  try {
+    writeFileSync(file, output);
+    return file;
+  } catch (cause) {
+    reporter.warn(msg.buildLogUnwritable(file, describeCause(cause)));
+    return undefined;
+  }
 }
 
 /** Reuses `known` when its label equals spec.inputs, else builds (progress through the reporter). */
@@ -96,7 +115,10 @@ export async function ensureLayer(
   for (const [k, v] of Object.entries(spec.buildArgs)) args.push("--build-arg", `${k}=${v}`);
   args.push("-t", withTag(spec.tag), "-f", spec.dockerfile ?? join(spec.context, "Dockerfile"), spec.context);
   let pending = "";
+  // stdout and stderr in the order they came, for the log of a failed build.
+  const transcript: string[] = [];
   const onOutput = (chunk: string) => {
+    transcript.push(chunk);
     pending += chunk;
     const lines = pending.split("\n");
     pending = lines.pop() ?? "";
@@ -112,10 +134,10 @@ export async function ensureLayer(
     if (signal?.aborted) throw new UserError(msg.aborted(String(signal.reason)));
     if (r.code !== 0) {
       reporter.buildFailed(`${r.stdout}\n${r.stderr}`);
-      throw new UserError(msg.buildFailed(spec.layer, r.code));
+      throw new UserError(msg.buildFailed(spec.layer, r.code, keepLog(spec.log, transcript.join(""), reporter)));
     }
     const id = readFileSync(iidfile, "utf8").trim();
-    if (!id) throw new UserError(msg.buildFailed(spec.layer, r.code) + `: ${firstLine(r.stderr)}`);
+    if (!id) throw new UserError(msg.buildFailed(spec.layer, r.code, keepLog(spec.log, transcript.join(""), reporter)) + `: ${firstLine(r.stderr)}`);
     reporter.success(`Built the ${spec.layer} ${spec.tag}`);
     return { id, built: true, tag: spec.tag };
   } finally {

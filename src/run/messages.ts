@@ -9,8 +9,9 @@ export const msg = {
     `Cannot reach the Docker engine at ${address} (${detail}); start it (scripts/docker-engine.sh start) or set DOCKER_HOST`,
   dockerFailed: (what: string, words: string, code: number, detail: string) =>
     `${what} failed: \`docker ${words}\` exited with status ${code}${detail ? `: ${detail}` : ""}`,
-  buildFailed: (layer: string, code: number) =>
-    `Building the ${layer} failed: \`docker build\` exited with status ${code} (its output is above)`,
+  buildFailed: (layer: string, code: number, log?: string) =>
+    `Building the ${layer} failed: \`docker build\` exited with status ${code} (${log ? `its output is in ${log}` : "its output is above"})`,
+  buildLogUnwritable: (file: string, detail: string) => `Could not keep the build output in ${file}: ${detail}`,
   baseImageMissing: (image: string) =>
     `The base image ${image} is not on this machine; build it with images/base-images/build.sh (offline: --root "$(scripts/debian-root-image.sh)")`,
   aborted: (reason: string) => `Stopped: ${reason}`,

@@ -15,7 +15,7 @@ import { saveDigestCache } from "./content-hash.ts";
 import type { Docker } from "./docker.ts";
 import { RunGuard } from "./guard.ts";
 import type { Home } from "./home.ts";
-import { ensureLayer, type ImageInfo, inspectImages } from "./layers.ts";
+import { buildLogFile, ensureLayer, type ImageInfo, inspectImages } from "./layers.ts";
 import { msg } from "./messages.ts";
 import type { RunOptions } from "./options.ts";
 import { judgeResult, readContainerResult, readPluginResults, recordRun, summaryLines } from "./record.ts";
@@ -98,12 +98,13 @@ function lookUpLayers(docker: Docker, plan: RunPlan): Promise<Map<string, ImageI
   ]);
 }
 
-async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>): Promise<void> {
+/** Builds what is out of date; a failed build's output is kept in the run folder. */
+async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>, runDir: string): Promise<void> {
   const { docker, reporter, home } = deps;
   const tTag = toolTag(plan.registry, plan.task.id);
   const aTag = agentTag(plan.registry, plan.agent, plan.task.id);
   guard.phase = "the image builds";
-  const caseImage = await ensureCaseImage(docker, plan.task.case, plan.registry, reporter, guard.abortSignal, known, plan.platform);
+  const caseImage = await ensureCaseImage(docker, plan.task.case, plan.registry, reporter, guard.abortSignal, known, plan.platform, buildLogFile(runDir, "case image"));
   images.caseId = caseImage.id;
   if (caseImage.built) images.built.push(caseImage.tag);
   const inputs = toolInputs(home, caseImage.id, plan.plugins.selected);
@@ -111,22 +112,23 @@ async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images
   if (known.get(tTag)?.inputs !== inputs) {
     const { spec, cleanup } = toolLayerSpec(home, tTag, caseImage.id, plan.plugins.selected, inputs);
     try {
-      tool = await ensureLayer(docker, spec, known.get(tTag), reporter, guard.abortSignal);
+      tool = await ensureLayer(docker, { ...spec, log: buildLogFile(runDir, spec.layer) }, known.get(tTag), reporter, guard.abortSignal);
     } finally {
       cleanup();
     }
     images.built.push(tTag);
   } else reporter.info(msg.layerCached("tool layer", tTag));
-  await buildAgentLayer(deps, plan, guard, images, known, tool.id);
+  await buildAgentLayer(deps, plan, guard, images, known, tool.id, runDir);
   saveDigestCache();
 }
 
 /** The agent's files image, then the agent layer on the tool layer (agent-layer.ts); both checked. */
-async function buildAgentLayer(deps: RunDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>, toolId: string): Promise<void> {
+async function buildAgentLayer(deps: RunDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>, toolId: string, runDir: string): Promise<void> {
   const { docker, reporter } = deps;
   checkAgentSource(plan.agent);
   const fTag = agentFilesTag(plan.registry, plan.agent);
-  const files = await ensureLayer(docker, agentFilesSpec(plan.agent, fTag), known.get(fTag), reporter, guard.abortSignal);
+  const filesSpec = agentFilesSpec(plan.agent, fTag);
+  const files = await ensureLayer(docker, { ...filesSpec, log: buildLogFile(runDir, filesSpec.layer) }, known.get(fTag), reporter, guard.abortSignal);
   if (files.built) images.built.push(fTag);
   const aTag = agentTag(plan.registry, plan.agent, plan.task.id);
   const inputs = agentLayerInputs(files.id, toolId);
@@ -141,7 +143,7 @@ async function buildAgentLayer(deps: RunDeps, plan: RunPlan, guard: RunGuard, im
   const checked = checkAgentImage(plan.agent, filesConfig, toolConfig);
   const { spec, cleanup } = agentLayerSpec(aTag, toolId, files.id, checked, inputs);
   try {
-    const agent = await ensureLayer(docker, spec, undefined, reporter, guard.abortSignal);
+    const agent = await ensureLayer(docker, { ...spec, log: buildLogFile(runDir, spec.layer) }, undefined, reporter, guard.abortSignal);
     images.built.push(aTag);
     images.agentId = agent.id;
     images.agentCmd = checked.cmd;
@@ -237,7 +239,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   let failure: UserError | undefined;
   let clientStatus = 0;
   try {
-    await buildLayers(deps, plan, guard, images, known);
+    await buildLayers(deps, plan, guard, images, known, run.path);
     timer.lap("layers");
     if (plan.agent.reference) {
       const patch = (plan.task.metadata as TaskMetadata).files.patch as string;
