@@ -61,14 +61,26 @@ export interface ContainerRecord {
   finished_at: string | null;
 }
 
+/** Tokens the run's model calls used, as the gateway metered them. */
+export interface TokenCounts {
+  /** input tokens not read from or written to the prompt cache */
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+}
+
 export interface Summary {
   /** the task's full validated config */
   task: Record<string, unknown>;
   config: RunConfig;
   patch_result: PatchResult;
   runtime_result: RuntimeResult;
-  /** USD spent on model calls; 0 in this build (no model proxy) */
+  /** USD spent on model calls (the gateway's ledger, model-calls.jsonl); 0 without a model */
   spend: number;
+  /** model calls the gateway received for the run (refused ones included) */
+  model_calls: number;
+  tokens: TokenCounts;
   run_id: string;
   /** UTC ISO time the CLI began the run */
   started_at: string;
@@ -90,6 +102,8 @@ export const SUMMARY_KEYS = [
   "patch_result",
   "runtime_result",
   "spend",
+  "model_calls",
+  "tokens",
   "run_id",
   "started_at",
   "plugin_results",

@@ -37,7 +37,7 @@ export const msg = {
   modelRequired: (agent: string) =>
     `--model is required with --agent ${agent}; only agents that make no model calls (dummy, reference) run without one`,
   modelIgnored: (agent: string, model: string) =>
-    `The ${agent} agent makes no model calls; ignoring --model ${model}`,
+    `The ${agent} agent makes no model calls; ignoring --model ${model} (the run is filed under model 'none')`,
   egressSetting: (value: string) =>
     `SSEBENCH_EGRESS='${value}' is not a network egress policy; use one of: restricted, open`,
   egressOpen: () =>
@@ -59,8 +59,10 @@ export const msg = {
     `${where}: agent '${agent}' may not use ${what} (${why})`,
   agentNoCmd: (where: string, agent: string) => `${where}: agent '${agent}' sets no CMD (the agent's command)`,
   unknownModel: (name: string, known: readonly string[]) => `Unknown model '${name}'. Available models: ${list(known)}`,
-  modelProxyMissing: (agent: string) =>
-    `The ${agent} agent makes model calls, which need a model proxy; this build has none, so only agents with 'uses_model: false' run`,
+  agentWiresMissing: () => "an agent that makes model calls lists the wires it speaks (wires: [anthropic, chat, responses] or a part)",
+  wireMismatch: (agent: string, agentWires: readonly string[], model: string, modelWires: readonly string[]) =>
+    `The ${agent} agent speaks ${agentWires.join(", ")} but model ${model} speaks ${modelWires.join(", ")}; pick a model with a wire the agent speaks`,
+  budget: (value: string) => `--budget must be a positive amount of US dollars such as 10 or 0.5 (got '${value}')`,
   modelInvalid: (file: string, detail: string) => `${file}: ${detail}`,
   emulation: (host: string, arch: string) =>
     `This host is ${host}, so this task (built only for ${arch}) runs under ${arch} emulation, which is slow`,
@@ -78,6 +80,8 @@ export const msg = {
   containerFailed: (code: number) => `Agent container stopped with a non-zero exit status: ${code}`,
   noResult: () => "Evaluator produced no output; recording framework failure.",
   noResultError: () => "No result: evaluator did not produce output",
+  noAnsweredCall: (code: number) =>
+    `The agent exited with status ${code} without any answered model call; check the model's key and upstream (model-calls.jsonl)`,
   oomKilled: (memory: string) => `The container ran out of memory (--memory ${memory}) and was killed`,
   oomWarning: (memory: string) =>
     `The container hit its memory limit (--memory ${memory}): the kernel killed a process in it`,

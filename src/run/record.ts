@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeCause } from "../errors.ts";
 import { deriveStatus, emptyVerdicts } from "../formats/result.ts";
-import type { ContainerRecord, PatchResult, PluginResult, RunConfig, RuntimeResult, Summary } from "../formats/summary.ts";
+import type { ContainerRecord, PatchResult, PluginResult, RunConfig, RuntimeResult, Summary, TokenCounts } from "../formats/summary.ts";
 import { msg } from "./messages.ts";
 import { writeJsonAtomic } from "./results.ts";
 
@@ -77,6 +77,8 @@ export interface RunEvents {
   state: { oomKilled: boolean; exitCode: number | null };
   memory: string;
   error: (line: string) => void;
+  /** the run's model calls the upstream answered; undefined when the agent makes no model calls */
+  answeredCalls?: number;
 }
 
 /** The grade to record: what the container said, unless the run itself failed, was stopped or ran out of memory. */
@@ -86,6 +88,10 @@ export function judgeResult(result: ContainerResult, ev: RunEvents): ContainerRe
   if (ev.interrupted) return result.patch_result.error_type === "interrupted" ? result : mark(msg.interrupted(ev.interrupted), "interrupted");
   if (ev.state.oomKilled && (!result.produced || ev.state.exitCode === 137)) return mark(msg.oomKilled(ev.memory), "infra");
   if (!result.produced) ev.error(msg.noResult());
+  // The reference's rule: an agent that failed without one answered call never reached its model
+  // (a bad key, an unreachable upstream), so the run says nothing about the agent.
+  const code = result.runtime_result.agent_exit_code;
+  if (ev.answeredCalls === 0 && code !== null && code !== 0 && result.patch_result.status === "failed") return mark(msg.noAnsweredCall(code), "infra");
   return result;
 }
 
@@ -125,6 +131,8 @@ export interface RecordInput {
   container: ContainerRecord;
   interrupted: string | null;
   timings: Record<string, number>;
+  /** the gateway's totals for the run's model calls */
+  model?: { spend: number; calls: number; tokens: TokenCounts };
 }
 
 /** Rewrites result.json with `config` and writes summary.json (both compact, atomic). */
@@ -136,7 +144,9 @@ export function recordRun(input: RecordInput): Summary {
     config: input.config,
     patch_result,
     runtime_result,
-    spend: 0,
+    spend: input.model?.spend ?? 0,
+    model_calls: input.model?.calls ?? 0,
+    tokens: { ...(input.model?.tokens ?? { input: 0, output: 0, cache_read: 0, cache_write: 0 }) },
     run_id: input.runId,
     started_at: input.startedAt,
     plugin_results: input.plugins,
