@@ -14,6 +14,7 @@ import { grade } from "./grading.ts";
 import { clearLeftovers, lockDown, type Owner, returnArchive } from "./lockdown.ts";
 import { configureLog, log } from "./log.ts";
 import { msg } from "./messages.ts";
+import { openModelAccess } from "./model-access.ts";
 import { loadPlugins } from "./plugin-config.ts";
 import { PluginRunner } from "./plugin-runner.ts";
 import { type Prepared, prepare, workPaths } from "./prepare.ts";
@@ -55,6 +56,8 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     log("DEBUG", "Prepared");
     archiveOwner = lockDown(cfg, task, model);
     log("DEBUG", "Locked down");
+    // The run's gateway socket and key (mounted by ssebench run) → SSE_BASE_URL, SSE_API_KEY.
+    Object.assign(env, openModelAccess(env));
   } catch (e) {
     // The results folder exists by now: say there why nothing was graded.
     record.patch = notGraded("infra", e instanceof Error ? e.message : String(e));

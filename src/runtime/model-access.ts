@@ -1,0 +1,111 @@
+/**
+ * The agent's way to its model (docs/gateway.md): `ssebench run` mounts a per-run folder read-only
+ * at /run/ssebench holding the gateway's Unix socket (`model.sock`) and the run's key (`api-key`,
+ * readable by root only). The entrypoint reads the key as root, so it is in no `docker inspect`
+ * output, and forwards 127.0.0.1:4000 byte for byte to the socket, so the container needs no
+ * network at all. The agent (and `llm: true` plugins) get SSE_BASE_URL and SSE_API_KEY.
+ * Kept light: it is on the entrypoint's start-up path.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Socket } from "bun";
+import { UserError } from "../errors.ts";
+
+export const MODEL_DIR = "/run/ssebench";
+export const MODEL_SOCKET = "model.sock";
+export const MODEL_KEY_FILE = "api-key";
+export const FORWARD_PORT = 4000;
+
+type Env = Record<string, string | undefined>;
+
+/** Writes what the peer can take now and queues the rest until its drain. */
+class Outbox {
+  private queue: Uint8Array[] = [];
+  constructor(private readonly socket: () => Socket<unknown> | undefined) {}
+  send(data: Uint8Array): void {
+    const s = this.socket();
+    if (!s || this.queue.length > 0) {
+      this.queue.push(new Uint8Array(data));
+      return;
+    }
+    const n = s.write(data);
+    if (n < data.length) this.queue.push(new Uint8Array(data.subarray(Math.max(n, 0))));
+  }
+  flush(): void {
+    const s = this.socket();
+    while (s && this.queue.length > 0) {
+      const head = this.queue[0] as Uint8Array;
+      const n = s.write(head);
+      if (n < head.length) {
+        this.queue[0] = head.subarray(Math.max(n, 0));
+        return;
+      }
+      this.queue.shift();
+    }
+  }
+}
+
+interface Link {
+  up: Socket<unknown> | undefined;
+  toUp: Outbox;
+  toClient: Outbox;
+  closed: boolean;
+}
+
+function forward(socketPath: string, port: number) {
+  return Bun.listen<Link>({
+    hostname: "127.0.0.1",
+    port,
+    socket: {
+      open(client) {
+        const link: Link = { up: undefined, closed: false, toUp: new Outbox(() => link.up), toClient: new Outbox(() => client) };
+        client.data = link;
+        Bun.connect<undefined>({
+          unix: socketPath,
+          socket: {
+            open(up) {
+              if (link.closed) return void up.end();
+              link.up = up as Socket<unknown>;
+              link.toUp.flush();
+            },
+            data: (_up, chunk) => link.toClient.send(chunk),
+            drain: () => link.toUp.flush(),
+            close: () => void client.end(),
+            error: () => void client.end(),
+          },
+        }).catch(() => void client.end());
+      },
+      data: (client, chunk) => client.data.toUp.send(chunk),
+      drain: (client) => client.data.toClient.flush(),
+      close(client) {
+        client.data.closed = true;
+        client.data.up?.end();
+      },
+      error(client) {
+        client.data.closed = true;
+        client.data.up?.end();
+      },
+    },
+  });
+}
+
+/** Starts the forwarder when the run has a model; returns the variables the agent gets (none without). */
+export function openModelAccess(env: Env): Record<string, string> {
+  const dir = env.SSE_MODEL_DIR || MODEL_DIR;
+  const socketPath = join(dir, MODEL_SOCKET);
+  if (!existsSync(socketPath)) return {};
+  let key: string;
+  try {
+    key = readFileSync(join(dir, MODEL_KEY_FILE), "utf8").trim();
+  } catch (e) {
+    throw new UserError(`Cannot read the run's model key in ${dir}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const port = env.SSE_MODEL_PORT ? Number(env.SSE_MODEL_PORT) : FORWARD_PORT;
+  let listener: ReturnType<typeof forward>;
+  try {
+    listener = forward(socketPath, port);
+  } catch (e) {
+    throw new UserError(`Cannot listen on 127.0.0.1:${port} for the model: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return { SSE_BASE_URL: `http://127.0.0.1:${listener.port}`, SSE_API_KEY: key };
+}
