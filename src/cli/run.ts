@@ -11,9 +11,10 @@ export default defineCommand({
     agent: { type: "string", description: "Agent: a folder under agents/ (dummy, reference, …)", valueHint: "NAME" },
     model: {
       type: "string",
-      description: "Model the agent uses (models/*.yaml); not needed for agents that make no model calls",
+      description: "Model the agent uses (models/*.yaml), served to it by the gateway; ignored for agents that make no model calls",
       valueHint: "NAME",
     },
+    budget: { type: "string", description: "USD the run's model calls may spend (default 10); calls past it are refused", valueHint: "USD" },
     local: { type: "string", description: "Run the task from the dataset folder DIR (builds its case image)", valueHint: "DIR" },
     ...catalogArg,
     build: { type: "boolean", description: "Build the case image from a local copy of the task instead of pulling it" },

@@ -4,7 +4,9 @@
  *
  * agent.yaml keys: `name` (required, equals the folder name), `version` (optional, the agent
  * layer's tag; default the ssebench version), `uses_model` (optional bool, default true: false
- * for agents that make no model calls, which then run without --model). No other keys.
+ * for agents that make no model calls, which then run without --model), `wires` (the wire formats
+ * the agent speaks: anthropic, chat, responses; required when it makes model calls, so that `run`
+ * refuses a model it cannot talk to). No other keys.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +19,8 @@ export interface Agent {
   name: string;
   version: string | undefined;
   usesModel: boolean;
+  /** the wire formats the agent speaks (empty for an agent that makes no model calls) */
+  wires: string[];
   dir: string;
   /** the reference agent gets the task's reference patch mounted read-only */
   reference: boolean;
@@ -24,6 +28,7 @@ export interface Agent {
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 const VERSION = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+export const AGENT_WIRES = ["anthropic", "chat", "responses"] as const;
 
 export function listAgents(agentsDir: string): string[] {
   if (!existsSync(agentsDir)) return [];
@@ -46,9 +51,9 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
     throw new UserError(msg.agentInvalid(file, "must be a mapping with at least the key 'name'"));
   }
   const record = data as Record<string, unknown>;
-  const extra = Object.keys(record).filter((k) => !["name", "version", "uses_model"].includes(k));
+  const extra = Object.keys(record).filter((k) => !["name", "version", "uses_model", "wires"].includes(k));
   if (extra.length > 0) throw new UserError(msg.agentInvalid(file, `unknown key(s): ${extra.join(", ")}`));
-  const { name, version, uses_model: usesModel } = record;
+  const { name, version, uses_model: usesModel, wires } = record;
   if (typeof name !== "string" || !NAME.test(name)) {
     throw new UserError(msg.agentInvalid(file, "name must be lowercase letters, digits, '_' or '-'"));
   }
@@ -59,10 +64,16 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
   if (usesModel !== undefined && typeof usesModel !== "boolean") {
     throw new UserError(msg.agentInvalid(file, "uses_model must be true or false"));
   }
+  const wireList = wires === undefined ? [] : wires;
+  if (!Array.isArray(wireList) || wireList.some((w) => !(AGENT_WIRES as readonly unknown[]).includes(w))) {
+    throw new UserError(msg.agentInvalid(file, `wires must be a list of: ${AGENT_WIRES.join(", ")}`));
+  }
+  if (usesModel !== false && wireList.length === 0) throw new UserError(msg.agentInvalid(file, msg.agentWiresMissing()));
   return {
     name,
     version: version as string | undefined,
     usesModel: usesModel !== false,
+    wires: wireList as string[],
     dir: join(file, ".."),
     reference: name === "reference",
   };

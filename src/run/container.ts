@@ -24,6 +24,8 @@ export const ENTRYPOINT = "/usr/local/bin/ssebench-entrypoint";
  * first choice and given lower rlimits without it.
  */
 export const CAPABILITIES = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "KILL", "SETGID", "SETUID"] as const;
+/** the run's gateway socket and key folder (docs/gateway.md) */
+export const MODEL_MOUNT = "/run/ssebench";
 
 export interface ContainerSpec {
   image: string;
@@ -37,6 +39,8 @@ export interface ContainerSpec {
   referencePatch: string | undefined;
   /** the agent's argv (the agent layer's CMD): passed after the pinned entrypoint's own flags */
   command: string[];
+  /** the run's gateway folder (socket + key), mounted read-only at MODEL_MOUNT */
+  modelDir?: string;
 }
 
 /**
@@ -73,6 +77,7 @@ export function runArgs(spec: ContainerSpec, cidfile: string): string[] {
   for (const [k, v] of Object.entries(spec.env)) args.push("-e", `${k}=${v}`);
   args.push("--mount", bindMount(spec.runDir, RESULTS_MOUNT), "--mount", bindMount(spec.archiveDir, ARCHIVE_MOUNT));
   if (spec.referencePatch) args.push("--mount", bindMount(spec.referencePatch, REFERENCE_MOUNT, true));
+  if (spec.modelDir) args.push("--mount", bindMount(spec.modelDir, MODEL_MOUNT, true));
   for (const [k, v] of Object.entries(spec.labels)) args.push("--label", `${k}=${v}`);
   args.push(spec.image, "--mode", "sandbox", "--", ...spec.command);
   return args;

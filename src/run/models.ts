@@ -1,23 +1,17 @@
 /**
- * Models a run may name with --model: one `<home>/models/<name>.yaml` each. This build has no
- * model proxy, so a model is only checked and recorded (the shipped agents make no model calls);
- * an agent that does call a model is refused with a clear message.
+ * Models a run may name with --model: one `<home>/models/<name>.yaml` each (docs/gateway.md). An
+ * unknown name lists the known ones; the file itself is checked by the gateway's loader (format,
+ * provider rules, the key variable), all before anything is built.
  */
-import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
+import type { LoadedModel } from "../gateway/models.ts";
 import { msg } from "./messages.ts";
 
-export function listModels(home: string): string[] {
+export async function loadModel(home: string, name: string, env: NodeJS.ProcessEnv): Promise<LoadedModel> {
+  const { listModelNames, loadModelFile, modelFile } = await import("../gateway/models.ts");
   const dir = join(home, "models");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => /\.ya?ml$/.test(f))
-    .map((f) => f.replace(/\.ya?ml$/, ""))
-    .sort();
-}
-
-export function checkModel(home: string, name: string): void {
-  const known = listModels(home);
-  if (!known.includes(name)) throw new UserError(msg.unknownModel(name, known));
+  const file = modelFile(dir, name);
+  if (!file) throw new UserError(msg.unknownModel(name, listModelNames(dir)));
+  return loadModelFile(file, env);
 }

@@ -38,6 +38,8 @@ export interface RunOptions {
   keepContainer: boolean;
   build: boolean;
   resources: Resources;
+  /** USD the run's model calls may spend (the gateway refuses calls once it is spent) */
+  budget: number;
 }
 
 export const DEFAULTS = {
@@ -46,6 +48,8 @@ export const DEFAULTS = {
   memory: "4g",
   pidsLimit: 4096,
   results: "results",
+  /** USD per run, as the reference's LiteLLM budget */
+  budget: 10,
   /** pull + builds + teardown on top of the agent and grading limits */
   runOverheadSeconds: 1800,
 } as const;
@@ -131,6 +135,7 @@ export interface RawRunArgs {
   cpus?: string;
   memory?: string;
   pidsLimit?: string;
+  budget?: string;
 }
 
 /** Turns the command line into RunOptions; bad syntax is a usage error (exit 2). */
@@ -153,6 +158,8 @@ export function parseRunOptions(
   if (!(cpus > 0) || !/^[0-9]*\.?[0-9]+$/.test(raw.cpus ?? "1")) throw usageError(msg.cpus(raw.cpus ?? ""));
   const memory = raw.memory ?? DEFAULTS.memory;
   if (!/^[1-9][0-9]*[bkmg]?$/i.test(memory)) throw usageError(msg.memory(memory));
+  const budget = raw.budget === undefined ? DEFAULTS.budget : Number(raw.budget);
+  if (!/^[0-9]*\.?[0-9]+$/.test(raw.budget ?? "1") || !(budget > 0)) throw usageError(msg.budget(raw.budget ?? ""));
   let egress: Egress;
   if (raw.egress !== undefined) egress = choice("--egress", raw.egress, EGRESS);
   else {
@@ -183,5 +190,6 @@ export function parseRunOptions(
       memory: memory.toLowerCase(),
       pids_limit: raw.pidsLimit === undefined ? DEFAULTS.pidsLimit : positiveInt("--pids-limit", raw.pidsLimit),
     },
+    budget,
   };
 }

@@ -17,6 +17,8 @@ import { RunGuard } from "./guard.ts";
 import type { Home } from "./home.ts";
 import { buildLogFile, ensureLayer, type ImageInfo, inspectImages } from "./layers.ts";
 import { msg } from "./messages.ts";
+import type { RunTotals } from "../gateway/keys.ts";
+import { openRunGateway, type RunGateway } from "./model-gateway.ts";
 import type { RunOptions } from "./options.ts";
 import { judgeResult, readContainerResult, readPluginResults, recordRun, summaryLines } from "./record.ts";
 import { type ExtractedPatch, extractReferencePatch } from "./reference-patch.ts";
@@ -167,7 +169,7 @@ function containerSpec(
   opts: RunOptions,
   plan: RunPlan,
   hostEnv: NodeJS.ProcessEnv,
-  run: { runDir: RunDir; runId: string; network: string; image: string; command: string[]; referencePatch: string | undefined },
+  run: { runDir: RunDir; runId: string; network: string; image: string; command: string[]; referencePatch: string | undefined; modelDir?: string },
 ): ContainerSpec {
   const env: Record<string, string> = {
     SSE_ARCHIVE: ARCHIVE_MOUNT,
@@ -198,6 +200,7 @@ function containerSpec(
     platform: plan.platform,
     referencePatch: run.referencePatch,
     command: run.command,
+    modelDir: run.modelDir,
   };
 }
 
@@ -210,15 +213,18 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   const runId = opts.runId ?? newRunId(startedAt);
   // Unique per run, not just per run ID: the same --run-id is legal for another task, model or
   // agent (concurrently, or after a --keep-container run that left its network behind).
-  const network = `ssebench-${runId}-${randomBytes(3).toString("hex")}`.toLowerCase();
+  // A run with a model reaches it through a mounted socket, so it needs no network at all.
+  const network = plan.served ? "none" : `ssebench-${runId}-${randomBytes(3).toString("hex")}`.toLowerCase();
   let networkCreated = false;
   // The network does not depend on the images: create it while the layers are looked up.
-  const networkReady = createNetwork(docker, network, runId).then(
-    () => {
-      networkCreated = true;
-    },
-    (error: unknown) => error,
-  );
+  const networkReady: Promise<unknown> = plan.served
+    ? Promise.resolve(undefined)
+    : createNetwork(docker, network, runId).then(
+        () => {
+          networkCreated = true;
+        },
+        (error: unknown) => error,
+      );
   let known: Map<string, ImageInfo>;
   let run: RunDir;
   try {
@@ -238,6 +244,8 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   let extracted: ExtractedPatch | undefined;
   let failure: UserError | undefined;
   let clientStatus = 0;
+  let gateway: RunGateway | undefined;
+  let modelTotals: RunTotals | undefined;
   try {
     await buildLayers(deps, plan, guard, images, known, run.path);
     timer.lap("layers");
@@ -249,7 +257,8 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     guard.phase = "the container run";
     const networkError = await networkReady;
     if (networkError) throw networkError;
-    const spec = containerSpec(opts, plan, deps.env, { runDir: run, runId, network, image: images.agentId as string, command: images.agentCmd, referencePatch: extracted?.path });
+    if (plan.served) gateway = await openRunGateway(plan.served, runId, run.path, opts.budget);
+    const spec = containerSpec(opts, plan, deps.env, { runDir: run, runId, network, image: images.agentId as string, command: images.agentCmd, referencePatch: extracted?.path, modelDir: gateway?.dir });
     const running = startContainer(docker, spec, reporter.container);
     guard.onStop(() => stopContainer(docker, running));
     timer.lap("container_start");
@@ -270,6 +279,8 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     };
     for (const w of await teardown(docker, containerId, networkCreated ? network : undefined, opts.keepContainer, inspect)) reporter.warn(w);
     guard.dispose();
+    // The container is gone: no more calls can come. Stop serving, revoke the key.
+    modelTotals = await gateway?.close();
     timer.lap("teardown");
   }
   if (state.oomKilled) reporter.warn(msg.oomWarning(opts.resources.memory));
@@ -283,6 +294,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     state,
     memory: opts.resources.memory,
     error: reporter.error,
+    answeredCalls: plan.served ? (modelTotals?.answered ?? 0) : undefined,
   });
   const container: ContainerRecord = {
     image: images.agentId,
@@ -303,6 +315,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     container,
     interrupted: guard.reason ?? null,
     timings: timer.done(),
+    model: modelTotals,
   });
   if (failure) throw failure;
   const interrupted = guard.exitCode();

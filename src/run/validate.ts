@@ -6,11 +6,12 @@ import { arch as hostArch } from "node:os";
 import { DEFAULT_REGISTRY, normaliseRegistry } from "../catalog/image-refs.ts";
 import { UserError } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
+import type { LoadedModel } from "../gateway/models.ts";
 import { type Agent, agentUsesModel, loadAgent } from "./agents.ts";
 import type { Home } from "./home.ts";
 import { msg } from "./messages.ts";
 import { cacheDir } from "./content-hash.ts";
-import { checkModel } from "./models.ts";
+import { loadModel } from "./models.ts";
 import type { RunOptions } from "./options.ts";
 import { loadPlugins, type PluginSelection, selectPlugins } from "./plugins.ts";
 import { NO_MODEL } from "./results.ts";
@@ -20,6 +21,8 @@ export interface RunPlan {
   agent: Agent;
   /** the folder name under results/<task>/ and SSE_MODEL_NAME */
   model: string;
+  /** the model the gateway serves to the run (agents that make model calls only) */
+  served: LoadedModel | undefined;
   task: ResolvedTask;
   plugins: PluginSelection;
   registry: string;
@@ -46,9 +49,7 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
   // 1. model
   const usesModel = await agentUsesModel(home.agentsDir, opts.agent);
   if (usesModel && !opts.model) throw new UserError(msg.modelRequired(opts.agent));
-  if (!usesModel && opts.model && opts.model !== NO_MODEL && opts.agent === "reference") {
-    warn(msg.modelIgnored(opts.agent, opts.model));
-  }
+  if (!usesModel && opts.model && opts.model !== NO_MODEL) warn(msg.modelIgnored(opts.agent, opts.model));
   // 3. egress (the setting's syntax was checked with the options)
   if (opts.egress === "open") throw new UserError(msg.egressOpen());
   // 6. plugins and sidecar
@@ -71,16 +72,15 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
   const agent = await loadAgent(home.agentsDir, opts.agent);
   // 11. model
   let model = NO_MODEL;
+  let served: LoadedModel | undefined;
   if (agent.usesModel) {
-    checkModel(home.root, opts.model as string);
-    throw new UserError(msg.modelProxyMissing(agent.name));
-  }
-  if (opts.model && agent.name !== "reference") {
-    checkModel(home.root, opts.model);
-    model = opts.model;
+    model = opts.model as string;
+    served = await loadModel(home.root, model, env);
+    const common = agent.wires.filter((w) => (served as LoadedModel).config.wires.includes(w as never));
+    if (common.length === 0) throw new UserError(msg.wireMismatch(agent.name, agent.wires, model, served.config.wires));
   }
   // 12. emulation
   const platform = choosePlatform(task.arch);
   if (platform) warn(msg.emulation(HOST_ARCH[hostArch()] ?? hostArch(), platform.slice("linux/".length)));
-  return { agent, model, task, plugins, registry, platform };
+  return { agent, model, served, task, plugins, registry, platform };
 }

@@ -97,6 +97,7 @@ function runOptions(v: VerifyOptions, task: string, agent: string, runsDir: stri
     egress: "restricted",
     runId: undefined,
     requirePass: false,
+    budget: DEFAULTS.budget,
     results: runsDir,
     keepContainer: false,
     build: false,
