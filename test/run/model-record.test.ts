@@ -14,7 +14,7 @@ afterAll(dir.cleanup);
 function failed(exitCode: number | null): ContainerResult {
   return {
     produced: true,
-    patch_result: { status: "failed", ...emptyVerdicts(), build_success: false, error_msg: "Build failed", error_log: null, error_type: null, checks: [] },
+    patch_result: { status: "failed", ...emptyVerdicts(), build_success: false, error_msg: "Build failed", error_log: null, error_type: null, checks: [], set_aside: [] },
     runtime_result: { agent_duration: 1, agent_timeout: false, evaluator_timeout: false, agent_exit_code: exitCode },
   };
 }
