@@ -13,4 +13,5 @@ export const rootCommands: Record<string, Loader> = {
   run: () => load(import("./run.ts")),
   tasks: () => load(import("./tasks/index.ts")),
   catalog: () => load(import("./catalog/index.ts")),
+  gateway: () => load(import("./gateway/index.ts")),
 };

@@ -6,6 +6,9 @@ export const msg = {
   modelNameMismatch: (file: string, name: string, stem: string) => `${file}: name '${name}' differs from the file name '${stem}'`,
   keyMissing: (file: string, name: string, variable: string) =>
     `${file}: the key of model ${name} is read from ${variable}, which is not set; export it (only the gateway sends it, to the model's upstream)`,
+  unknownModel: (name: string, known: readonly string[]) =>
+    `Unknown model '${name}'. Available models: ${known.length > 0 ? known.join(", ") : "(none)"}`,
+  budget: (value: string) => `--budget must be a positive amount of US dollars such as 10 or 0.5 (got '${value}')`,
   scriptMissing: (file: string, script: string) => `${file}: script ${script} does not exist`,
 
   // the gateway's answers (provider-shaped error bodies carry these)

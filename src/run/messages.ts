@@ -1,4 +1,6 @@
 /** Every text `ssebench run` and `dataset verify` show users; tests assert these exact strings. */
+import { msg as gatewayMsg } from "../gateway/messages.ts";
+
 const list = (names: readonly string[]) => (names.length > 0 ? names.join(", ") : "(none)");
 
 export const msg = {
@@ -58,11 +60,11 @@ export const msg = {
   agentRefused: (where: string, agent: string, what: string, why: string) =>
     `${where}: agent '${agent}' may not use ${what} (${why})`,
   agentNoCmd: (where: string, agent: string) => `${where}: agent '${agent}' sets no CMD (the agent's command)`,
-  unknownModel: (name: string, known: readonly string[]) => `Unknown model '${name}'. Available models: ${list(known)}`,
+  unknownModel: gatewayMsg.unknownModel,
   agentWiresMissing: () => "an agent that makes model calls lists the wires it speaks (wires: [anthropic, chat, responses] or a part)",
   wireMismatch: (agent: string, agentWires: readonly string[], model: string, modelWires: readonly string[]) =>
     `The ${agent} agent speaks ${agentWires.join(", ")} but model ${model} speaks ${modelWires.join(", ")}; pick a model with a wire the agent speaks`,
-  budget: (value: string) => `--budget must be a positive amount of US dollars such as 10 or 0.5 (got '${value}')`,
+  budget: gatewayMsg.budget,
   modelInvalid: (file: string, detail: string) => `${file}: ${detail}`,
   emulation: (host: string, arch: string) =>
     `This host is ${host}, so this task (built only for ${arch}) runs under ${arch} emulation, which is slow`,

@@ -1,0 +1,23 @@
+import { defineCommand } from "citty";
+
+export default defineCommand({
+  meta: {
+    name: "serve",
+    description: "Serve models on their own: one key per model (printed at start), each with a USD budget; calls logged to --ledger",
+  },
+  args: {
+    models: { type: "string", description: "Folder of <name>.yaml models (default: models/ of this checkout)", valueHint: "DIR" },
+    model: { type: "string", description: "Serve only this model (repeatable; default: every model in the folder)", valueHint: "NAME" },
+    host: { type: "string", description: "Address to listen on (default: 127.0.0.1)", valueHint: "HOST" },
+    port: { type: "string", alias: "p", description: "Port to listen on; 0 picks a free one (default 4000)", valueHint: "PORT" },
+    budget: { type: "string", description: "USD each key may spend (default 10)", valueHint: "USD" },
+    ledger: { type: "string", description: "Folder for model-calls.jsonl and the gzipped bodies (default: none kept)", valueHint: "DIR" },
+  },
+  async run({ args, rawArgs }) {
+    const { serveGateway } = await import("../../gateway/serve-command.ts");
+    const { findHome } = await import("../../run/home.ts");
+    const { repeatedFlag } = await import("../../run/options.ts");
+    const models = args.models ?? `${findHome().root}/models`;
+    return serveGateway({ ...args, models, names: repeatedFlag(rawArgs, "model") }, process.env);
+  },
+});

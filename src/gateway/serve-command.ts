@@ -1,0 +1,61 @@
+/**
+ * `ssebench gateway serve`: the gateway on its own (for a cluster, or to smoke-test an agent set-up
+ * by hand): loads the chosen models, issues one key per model with a budget, prints the keys,
+ * listens on TCP (127.0.0.1 by default) and stops on SIGTERM/SIGINT with exit 0.
+ */
+import { resolve } from "node:path";
+import { ExitCode, UserError, usageError } from "../errors.ts";
+import { DEFAULT_BUDGET_USD } from "./keys.ts";
+import { msg } from "./messages.ts";
+import { listModelNames, loadModelFile, modelFile } from "./models.ts";
+import { Gateway, servedModel } from "./server.ts";
+
+export const DEFAULT_GATEWAY_PORT = 4000;
+
+export interface ServeArgs {
+  /** the models folder */
+  models: string;
+  /** the models to serve (undefined: every model in the folder) */
+  names: string[] | undefined;
+  host?: string;
+  port?: string;
+  budget?: string;
+  ledger?: string;
+}
+
+export async function serveGateway(args: ServeArgs, env: NodeJS.ProcessEnv): Promise<number> {
+  const port = args.port === undefined ? DEFAULT_GATEWAY_PORT : /^\d{1,5}$/.test(args.port) && Number(args.port) <= 65535 ? Number(args.port) : Number.NaN;
+  if (Number.isNaN(port)) throw usageError(msg.badPort(args.port ?? ""));
+  const budget = args.budget === undefined ? DEFAULT_BUDGET_USD : Number(args.budget);
+  if (!/^[0-9]*\.?[0-9]+$/.test(args.budget ?? "1") || !(budget > 0)) throw usageError(msg.budget(args.budget ?? ""));
+  const dir = resolve(args.models);
+  const names = args.names ?? listModelNames(dir);
+  if (names.length === 0) throw new UserError(msg.noModels(dir));
+  const gateway = new Gateway();
+  const lines: string[] = [];
+  for (const name of names) {
+    const file = modelFile(dir, name);
+    if (!file) throw new UserError(msg.unknownModel(name, listModelNames(dir)));
+    const run = gateway.issue(`serve-${name}`, servedModel(await loadModelFile(file, env)), budget, args.ledger ? resolve(args.ledger) : undefined);
+    lines.push(msg.issuedKey(name, run.key));
+  }
+  const hostname = args.host?.trim() || "127.0.0.1";
+  let server: ReturnType<Gateway["serveTcp"]>;
+  try {
+    server = gateway.serveTcp(hostname, port);
+  } catch (e) {
+    throw new UserError(`Cannot listen on ${hostname}:${port}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return new Promise<number>((done) => {
+    const stop = () => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      server.stop(true);
+      done(ExitCode.ok);
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+    process.stdout.write(`${lines.join("\n")}\n`);
+    process.stderr.write(`${msg.serving(`http://${hostname}:${server.port}`, names)}\n`);
+  });
+}
