@@ -7,6 +7,7 @@ import { lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "./fs-util.ts";
 import { capture } from "./processes.ts";
+import { removeVcsMetadata } from "./vcs-metadata.ts";
 
 export interface GitEnv {
   home: string;
@@ -36,10 +37,10 @@ function git(g: GitEnv, args: string[], opts: { cwd?: string } = {}) {
   return r;
 }
 
-/** Removes every .git below `source` and commits the tree as one commit; returns its id. */
+/** Removes the version-control metadata of `source` and commits the tree as one commit; returns its id. */
 export function squash(g: GitEnv, source: string): string {
-  const rm = run(["find", source, "-name", ".git", "-prune", "-exec", "rm", "-rf", "{}", "+"]);
-  if (!rm.ok) throw new Error(`removing old .git folders failed: ${rm.stderr.trim()}`);
+  // Below and above the source: a parent clone's history would hold the fix.
+  removeVcsMetadata(source);
   git(g, ["init", "-q"], { cwd: source });
   git(g, ["config", "user.name", "SSEBench Agent"], { cwd: source });
   git(g, ["config", "user.email", "agent@ssebench.invalid"], { cwd: source });

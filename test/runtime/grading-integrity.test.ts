@@ -3,7 +3,7 @@
  * the build and tests, and honest ones that must still pass. Real uids, the compiled entrypoint.
  */
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint, shAgent } from "./harness.ts";
 
@@ -105,4 +105,30 @@ test("honest agent: a file of its own that the hidden tests also add (outside th
   expect(r.result.patch_result.set_aside).toEqual([{ path: "regress.sh", reason: "hidden_test" }]);
   expect(readFileSync(join(dirs.results, "grading/function_test.log"), "utf8")).toContain("my own check");
   expect(readFileSync(join(dirs.results, "grading/intent_test.log"), "utf8")).not.toContain("my own check");
+});
+
+test("prepare removes the history of every repository that holds the source: a parent clone's and a worktree's", async () => {
+  dirs = newRun();
+  const d = dirs;
+  const git = (cwd: string, ...args: string[]) => {
+    const r = Bun.spawnSync(["git", "-c", "user.name=u", "-c", "user.email=u@example.invalid", ...args], { cwd, env: { PATH: process.env.PATH!, HOME: d.base, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" }, stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(r.stderr.toString());
+  };
+  // A clone whose history holds the fix, with the task's source in a subfolder of it.
+  const clone = join(d.base, "clone");
+  cpSync(d.source, join(clone, "sub"), { recursive: true });
+  git(clone, "init", "-q");
+  git(clone, "add", "-A");
+  git(clone, "commit", "-qm", "buggy");
+  git(clone, "commit", "-q", "--allow-empty", "-m", "FIX-COMMIT upstream fix");
+  // And a worktree of it inside the source (a .git file pointing into the clone's .git).
+  git(clone, "worktree", "add", "-q", join(clone, "sub", "vendor-wt"));
+  d.env.SSE_SOURCE = join(clone, "sub");
+  const probe = `for p in ../.git vendor-wt/.git; do if cat "$p/HEAD" >/dev/null 2>&1 || git -C "$(dirname "$p")" log --all 2>/dev/null | grep -q FIX-COMMIT; then echo "$p=OPEN"; else echo "$p=closed"; fi; done > "$SSE_ARCHIVE/probes"; git log --all --oneline > "$SSE_ARCHIVE/log"`;
+  const r = await runEntrypoint(d, shAgent(probe));
+  expect(r.exitCode).toBe(0);
+  expect(readFileSync(join(d.archive, "probes"), "utf8")).toBe("../.git=closed\nvendor-wt/.git=closed\n");
+  expect(readFileSync(join(d.archive, "log"), "utf8")).not.toContain("FIX-COMMIT");
+  expect(existsSync(join(clone, ".git"))).toBe(false);
+  expect(existsSync(join(clone, "sub", "vendor-wt", ".git"))).toBe(false);
 });
