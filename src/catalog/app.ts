@@ -16,7 +16,7 @@ import { messages } from "./messages.ts";
 import { buildResources, type CatalogData, type CatalogResources, type Resource } from "./resources.ts";
 
 const TEXT_HEADERS = { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" };
-export const METHOD_NOT_ALLOWED_HEADERS = { ...TEXT_HEADERS, allow: "GET, HEAD" };
+const METHOD_NOT_ALLOWED_HEADERS = { ...TEXT_HEADERS, allow: "GET, HEAD" };
 
 /** True when an If-None-Match header value names this ETag (weak comparison, as RFC 9110 asks). */
 export function etagMatches(ifNoneMatch: string, etag: string): boolean {
@@ -36,8 +36,10 @@ function send(c: Context, res: Resource): Response {
   return new Response(res.body, { headers: res.headers });
 }
 
-function text(status: number, body: string): Response {
-  return new Response(body, { status, headers: TEXT_HEADERS });
+/** A text answer whose headers carry its length, so HEAD (the GET's headers, no body) has it too. */
+function text(status: number, body: string, headers: Record<string, string> = TEXT_HEADERS): Response {
+  const bytes = new TextEncoder().encode(body);
+  return new Response(bytes, { status, headers: { ...headers, "content-length": String(bytes.length) } });
 }
 
 export function createCatalogApp(data: CatalogData, r: CatalogResources = buildResources(data)): Hono {
@@ -71,7 +73,7 @@ export function createCatalogApp(data: CatalogData, r: CatalogResources = buildR
 
   for (const [path, handler] of routes) {
     app.get(path, handler);
-    app.all(path, () => new Response(messages.methodNotAllowed, { status: 405, headers: METHOD_NOT_ALLOWED_HEADERS }));
+    app.all(path, () => text(405, messages.methodNotAllowed, METHOD_NOT_ALLOWED_HEADERS));
   }
   app.notFound(() => text(404, messages.pageNotFound));
   app.onError(() => text(500, "internal error\n"));

@@ -14,6 +14,7 @@ export const messages = {
   taskNotFound: (id: string) => `task '${id}' not found\n`,
   pageNotFound: "404 page not found\n",
   methodNotAllowed: "Method Not Allowed\n",
+  tooManyHosts: "too many Host headers",
   badPort: (where: string, value: string) => `${where} must be a port number from 0 to 65535, not '${value}'`,
   cannotListen: (host: string, port: number, cause: string) => `Cannot listen on ${host}:${port}: ${cause}`,
   serving: (n: number, version: string, source: string, url: string, pinned: number) =>

@@ -31,7 +31,9 @@ export function resource(text: string, type: string, cacheControl = CACHE_CONTRO
   const body = new TextEncoder().encode(text);
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
   const notModifiedHeaders = { etag, "cache-control": cacheControl };
-  return { body, etag, notModifiedHeaders, headers: { "content-type": type, ...notModifiedHeaders } };
+  // An explicit length: a HEAD answered through the app (the GET's headers, no body) keeps it.
+  const headers = { "content-type": type, "content-length": String(body.length), ...notModifiedHeaders };
+  return { body, etag, notModifiedHeaders, headers };
 }
 
 export interface TaskResources {

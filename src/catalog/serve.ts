@@ -7,10 +7,11 @@ import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describeCause, ExitCode, UserError } from "../errors.ts";
 import type { ImagesLock, Manifest } from "../formats/manifest-types.ts";
-import { createCatalogApp, METHOD_NOT_ALLOWED_HEADERS } from "./app.ts";
+import { createCatalogApp } from "./app.ts";
 import { DEFAULT_REGISTRY } from "./image-refs.ts";
 import { messages } from "./messages.ts";
 import { readLocation } from "./read-location.ts";
+import { cleanPath, escapePath, goTarget, movedPermanentlyBody } from "./request-target.ts";
 import { buildResources, type CatalogResources, exactPaths, type Resource } from "./resources.ts";
 
 export const DRAIN_TIMEOUT_MS = 5_000;
@@ -106,9 +107,12 @@ function staticResponse(res: Resource): Response {
 /**
  * Bun's native static routes for every exact GET/HEAD path (served without entering JS, ETag and
  * 304 included: about twice the throughput of routing through Hono), the Hono app for the rest.
- * Bun hands a request with a method it does not know (say `FOO`) to `fetch` as a GET; a GET that
- * reaches `fetch` on an exact path can only be such a request, so it gets the 405 it deserves.
- * (On a percent-encoded spelling of a path, such a request is still answered as a GET.)
+ * Before the app, what the reference's Go server does with the raw request: two Host headers (Bun
+ * joins them with ", ") are 400; a path that is not clean is redirected (301) to its clean form; a
+ * `#` stays part of the path. Bun has already dropped dot segments from `request.url`, so a GET or
+ * HEAD that reaches `fetch` on an exact path was spelled otherwise (`/./tasks`, `/x/../tasks`) and
+ * is redirected too. (Bun also reports a method it does not know, say `FOO`, as GET: such a request
+ * gets the same redirect, where the reference answers 405.)
  */
 export function socketRoutes(resources: CatalogResources, fetch: (request: Request) => Response | Promise<Response>) {
   const paths = exactPaths(resources);
@@ -117,12 +121,36 @@ export function socketRoutes(resources: CatalogResources, fetch: (request: Reque
   return {
     routes,
     fetch(request: Request): Response | Promise<Response> {
-      if (request.method === "GET" && paths.has(new URL(request.url).pathname)) {
-        return new Response(messages.methodNotAllowed, { status: 405, headers: METHOD_NOT_ALLOWED_HEADERS });
-      }
+      // (Bun itself refuses an HTTP/1.1 request without Host; HTTP/1.0 may omit it.)
+      if (request.headers.get("host")?.includes(",")) return badRequest(messages.tooManyHosts);
+      const url = new URL(request.url);
+      const target = goTarget(url, request.url);
+      if (target === undefined) return fetch(request);
+      const clean = cleanPath(target.path);
+      const getOrHead = request.method === "GET" || request.method === "HEAD";
+      const respelled = getOrHead && !target.fragment && paths.has(url.pathname);
+      if (clean !== target.path || respelled) return redirect(escapePath(clean) + target.search, request.method);
+      if (target.fragment) return fetch(new Request(`${url.origin}${escapePath(target.path)}${target.search}`, request));
       return fetch(request);
     },
   };
+}
+
+/** Go's RFC 9112 answer to a request without exactly one Host header (it closes the connection). */
+function badRequest(problem: string): Response {
+  return new Response(`400 Bad Request: ${problem}`, {
+    status: 400,
+    statusText: `Bad Request: ${problem}`,
+    headers: { "content-type": "text/plain; charset=utf-8", connection: "close" },
+  });
+}
+
+/** Go's http.Redirect with 301: an HTML body for GET, its headers (and length) for HEAD. */
+function redirect(location: string, method: string): Response {
+  if (method !== "GET" && method !== "HEAD") return new Response(null, { status: 301, headers: { location, "content-length": "0" } });
+  const body = new TextEncoder().encode(movedPermanentlyBody(location));
+  const headers = { location, "content-type": "text/html; charset=utf-8", "content-length": String(body.length) };
+  return new Response(method === "HEAD" ? null : body, { status: 301, headers });
 }
 
 export interface Logger {

@@ -62,15 +62,68 @@ describe("catalog serve over a socket", () => {
   test("errors: unknown id, unknown path, wrong or unknown method", async () => {
     expect(await rawRequest(server.url, "GET /tasks/nope HTTP/1.1")).toMatchObject({ status: 404, body: "task 'nope' not found\n" });
     expect(await rawRequest(server.url, "GET /tasks/x/y HTTP/1.1")).toMatchObject({ status: 404, body: "404 page not found\n" });
-    for (const method of ["POST", "DELETE", "PROPFIND", "FOO", "BREW"]) {
-      // Bun reports unknown methods as GET, so only the exact spelling of a path can tell them apart.
-      const paths = ["POST", "DELETE", "PROPFIND"].includes(method) ? ["/tasks", "/tasks/Alpha-2", "/tasks/%41lpha-2"] : ["/tasks", "/tasks/Alpha-2"];
-      for (const path of paths) {
+    for (const method of ["POST", "DELETE", "PROPFIND"]) {
+      for (const path of ["/tasks", "/tasks/Alpha-2", "/tasks/%41lpha-2"]) {
         const res = await rawRequest(server.url, `${method} ${path} HTTP/1.1`, ["Content-Length: 0"]);
         expect(`${method} ${path} ${res.status}`).toBe(`${method} ${path} 405`);
         expect(res.head.toLowerCase()).toContain("allow: get, head");
       }
     }
+    // Bun reports a method it does not know as GET, indistinguishable from a GET spelled
+    // `/./tasks`: both get the reference's redirect for the latter (README: differences).
+    for (const method of ["FOO", "BREW"]) {
+      const res = await rawRequest(server.url, `${method} /tasks HTTP/1.1`, ["Content-Length: 0"]);
+      expect(res.status).toBe(301);
+    }
+  });
+
+  test("paths that are not clean: 301 to the clean path, as Go's ServeMux (GET body, HEAD headers)", async () => {
+    const moved = (location: string) => `<a href="${location}">Moved Permanently</a>.\n\n`;
+    for (const [path, location] of [
+      ["/./tasks", "/tasks"],
+      ["/tasks/..", "/"],
+      ["/tasks/%2e%2e", "/"],
+      ["//tasks?a=1", "/tasks?a=1"],
+      ["/tasks/Alpha-2/../zeta-1", "/tasks/zeta-1"],
+      ["//tasks/zeta-1/", "/tasks/zeta-1/"],
+      ["/tasks/a%2F..%2Fzeta-1", "/tasks/zeta-1"],
+    ] as const) {
+      const get = await rawRequest(server.url, `GET ${path} HTTP/1.1`);
+      expect({ path, status: get.status, body: get.body }).toEqual({ path, status: 301, body: moved(location) });
+      expect(get.head.split("\r\n")).toEqual(expect.arrayContaining([`Location: ${location}`, "Content-Type: text/html; charset=utf-8"]));
+      const head = await rawRequest(server.url, `HEAD ${path} HTTP/1.1`);
+      expect({ path, status: head.status, body: head.body }).toEqual({ path, status: 301, body: "" });
+      expect(head.head.toLowerCase().split("\r\n")).toContain(`content-length: ${moved(location).length}`);
+    }
+    // A percent-encoded spelling of a clean path is the path itself (Go decodes before routing).
+    expect((await rawRequest(server.url, "GET /ta%73ks HTTP/1.1")).status).toBe(200);
+    expect((await rawRequest(server.url, "HEAD /ta%73ks HTTP/1.1")).status).toBe(200);
+  });
+
+  test("a # in the request line is part of the path (a request line has no fragment)", async () => {
+    expect(await rawRequest(server.url, "GET /tasks#frag HTTP/1.1")).toMatchObject({ status: 404, body: "404 page not found\n" });
+    expect(await rawRequest(server.url, "GET /tasks/zeta-1#x/metadata HTTP/1.1")).toMatchObject({ status: 404, body: "task 'zeta-1#x' not found\n" });
+    expect(await rawRequest(server.url, "GET /tasks?q#frag HTTP/1.1")).toMatchObject({ status: 200 });
+  });
+
+  test("HEAD of an error sends the GET's Content-Length (RFC 9110 §8.6)", async () => {
+    for (const [path, body] of [
+      ["/nope", "404 page not found\n"],
+      ["/tasks/nope", "task 'nope' not found\n"],
+      ["/tasks/%41lpha-2/x", "404 page not found\n"],
+    ] as const) {
+      const head = await rawRequest(server.url, `HEAD ${path} HTTP/1.1`);
+      expect(head.status).toBe(404);
+      expect(head.body).toBe("");
+      expect(head.head.toLowerCase().split("\r\n")).toContain(`content-length: ${body.length}`);
+    }
+  });
+
+  test("two Host headers are 400 (RFC 9112 §3.2), with Go's body", async () => {
+    const res = await rawRequest(server.url, "GET /tasks/nope HTTP/1.1", ["Host: other.example"]);
+    expect(res.status).toBe(400);
+    expect(res.body).toBe("400 Bad Request: too many Host headers");
+    expect(res.head.split("\r\n")).toContain("Connection: close");
   });
 
   test("hostile raw paths: never a 500, never a file", async () => {
