@@ -6,6 +6,12 @@
 export const HOOKS = ["before-agent", "on-agent", "after-agent", "before-grading", "on-grading", "after-grading"] as const;
 export type Hook = (typeof HOOKS)[number];
 
+/**
+ * The plugin report the host reads, in the results dir (out of the agent's reach while the
+ * container runs); `$SSE_ARCHIVE/plugins/results.json` is the same text for readers of the archive.
+ */
+export const PLUGIN_REPORT = "plugin-results.json";
+
 export interface PluginEntry {
   name: string;
   enabled: boolean;

@@ -5,7 +5,7 @@
 import { chmodSync, chownSync, lchownSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import type { RuntimeConfig } from "./config.ts";
-import { chownTree, namesIn } from "./fs-util.ts";
+import { handBackTree, namesIn } from "./fs-util.ts";
 import { log } from "./log.ts";
 import type { TaskConfig } from "./task.ts";
 import type { Account } from "./users.ts";
@@ -68,7 +68,7 @@ function protectPlugins(dir: string): void {
 export function returnArchive(cfg: RuntimeConfig, owner: Owner, model: Account): void {
   tryDo("return the archive to its owner", () => {
     chownSync(cfg.archive, owner.uid, owner.gid);
-    chownTree(cfg.archive, owner.uid, owner.gid, model.uid);
+    handBackTree(cfg.archive, owner.uid, owner.gid, model.uid);
   });
 }
 

@@ -7,7 +7,7 @@
 import { chownSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { goJson } from "../formats/json-compat.ts";
-import type { Hook, PluginEntry } from "../formats/plugins.ts";
+import { type Hook, PLUGIN_REPORT, type PluginEntry } from "../formats/plugins.ts";
 import { childEnv, LLM_VARS } from "./child-env.ts";
 import { writeAtomic } from "./fs-util.ts";
 import { log } from "./log.ts";
@@ -176,7 +176,12 @@ export class PluginRunner {
         // never started: no log
       }
     }
-    if (this.results.length > 0) writeAtomic(join(out, "results.json"), `${goJson(this.results, 2)}\n`);
+    if (this.results.length === 0) return;
+    const report = `${goJson(this.results, 2)}\n`;
+    // The host reads the copy in the results dir, which the agent never reaches; the archive's is
+    // for readers of the archive (the agent could have replaced it before it was written).
+    writeAtomic(join(this.ctx.results, PLUGIN_REPORT), report);
+    writeAtomic(join(out, "results.json"), report);
   }
 }
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { constants } from "node:os";
 import { type CheckRecord, notGraded, type PatchResult, renderResult, type RuntimeResult } from "../formats/result.ts";
 import type { RuntimeConfig } from "./config.ts";
-import { chownTree, writeAtomic } from "./fs-util.ts";
+import { handBackTree, writeAtomic } from "./fs-util.ts";
 import { type Owner, returnArchive } from "./lockdown.ts";
 import { log } from "./log.ts";
 import { msg } from "./messages.ts";
@@ -72,8 +72,8 @@ export class RunRecord {
       log("WARN", "Could not write the plugin report", { err: e instanceof Error ? e.message : String(e) });
     }
     const { uid, gid } = this.resultsOwner;
-    chownTree(this.cfg.results, uid, gid);
-    if (this.archiveOwner) chownTree(this.cfg.archive, this.archiveOwner.uid, this.archiveOwner.gid);
+    handBackTree(this.cfg.results, uid, gid);
+    if (this.archiveOwner) handBackTree(this.cfg.archive, this.archiveOwner.uid, this.archiveOwner.gid);
   }
 
   private async interrupt(signal: NodeJS.Signals): Promise<void> {

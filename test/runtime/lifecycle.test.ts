@@ -178,6 +178,30 @@ describe("agent", () => {
     for (const f of ["", "dialog.jsonl", "plugins", "plugins/results.json", "notes/n.txt"]) expect(owner(join(dirs.archive, f))).toBe("4331:4332");
   });
 
+  test("the hand-back is whole and safe: a tree deeper than PATH_MAX, setgid and world-writable entries, a FIFO and links in the archive", async () => {
+    dirs = newRun({ plugins: [{ name: "notes", hook: "after-grading", script: "true" }] });
+    Bun.spawnSync(["chown", "4321:4322", dirs.results]);
+    Bun.spawnSync(["chown", "4331:4332", dirs.archive]);
+    // 3 × 1200 levels of "d/": about 7200 bytes of path, beyond PATH_MAX (4096).
+    const chunk = Array.from({ length: 1200 }, () => "d").join("/");
+    const script = [
+      `bash -c 'cd "$SSE_ARCHIVE" && for i in 1 2 3; do mkdir -p ${chunk} && cd -P ${chunk}; done && echo deep > leaf'`,
+      'cd "$SSE_ARCHIVE"',
+      "mkdir -m 2777 shared && echo x > shared/f && chmod 4777 shared/f",
+      "mkdir -p plugins && mkfifo plugins/results.json && ln -s /etc/shadow plugins/notes.log && ln -s /dev/zero zero",
+    ].join("; ");
+    const r = await runEntrypoint(dirs, shAgent(script));
+    expect(r.exitCode).toBe(0);
+    const archive = dirs.archive;
+    const find = (...args: string[]) => Bun.spawnSync(["find", archive, ...args]).stdout.toString().trim();
+    expect(find("-name", "leaf").length).toBeGreaterThan(4096);
+    expect(find("!", "-user", "4331")).toBe("");
+    expect(find("!", "-type", "l", "-perm", "/7022")).toBe("");
+    // The plugin report was written over what the agent left there.
+    expect(statSync(join(dirs.archive, "plugins", "results.json")).isFile()).toBe(true);
+    expect(JSON.parse(readFileSync(join(dirs.results, "plugin-results.json"), "utf8"))).toEqual([expect.objectContaining({ name: "notes", status: "ok" })]);
+  });
+
   test("a first word without a slash is looked up on PATH, as the dummy agent's `echo` is", async () => {
     dirs = newRun();
     const r = await runEntrypoint(dirs, ["echo", "dummy_QAQ"]);
