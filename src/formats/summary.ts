@@ -70,6 +70,14 @@ export interface TokenCounts {
   cache_write: number;
 }
 
+/** What the run left on the host's disk (`du`: allocated bytes, symlinks not followed), null if unknown. */
+export interface DiskUsage {
+  /** the whole run folder, archive included */
+  run_dir_bytes: number | null;
+  /** archive/ alone */
+  archive_bytes: number | null;
+}
+
 export interface Summary {
   /** the task's full validated config */
   task: Record<string, unknown>;
@@ -94,6 +102,7 @@ export interface Summary {
    * teardown (inspect, removal), total (CLI start of the run to recording)
    */
   timings_ms: Record<string, number>;
+  disk_usage: DiskUsage;
 }
 
 export const SUMMARY_KEYS = [
@@ -110,4 +119,5 @@ export const SUMMARY_KEYS = [
   "container",
   "interrupted",
   "timings_ms",
+  "disk_usage",
 ] as const satisfies readonly (keyof Summary)[];

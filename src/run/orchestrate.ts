@@ -8,7 +8,7 @@ import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
-import type { ContainerRecord, RunConfig, Summary } from "../formats/summary.ts";
+import type { ContainerRecord, DiskUsage, RunConfig, Summary } from "../formats/summary.ts";
 import { caseBaseImages, ensureCaseImage } from "./case-image.ts";
 import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, createNetwork, inspectContainer, startContainer, stopContainer, teardown } from "./container.ts";
 import { saveDigestCache } from "./content-hash.ts";
@@ -22,6 +22,7 @@ import { openRunGateway, type RunGateway } from "./model-gateway.ts";
 import type { RunOptions } from "./options.ts";
 import { judgeResult, readContainerResult, readPluginResults, recordRun, summaryLines } from "./record.ts";
 import { type ExtractedPatch, extractReferencePatch } from "./reference-patch.ts";
+import { diskUse } from "./safe-read.ts";
 import type { Reporter } from "./reporter.ts";
 import { createRunDir, NO_MODEL, newRunId, type RunDir } from "./results.ts";
 import { pickRunUids } from "./run-uids.ts";
@@ -204,6 +205,11 @@ function containerSpec(
   };
 }
 
+async function runDiskUsage(run: RunDir): Promise<DiskUsage> {
+  const [runDir, archive] = await diskUse([run.path, run.archive]);
+  return { run_dir_bytes: runDir ?? null, archive_bytes: archive ?? null };
+}
+
 export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutcome> {
   const { docker, reporter } = deps;
   const startedAt = new Date();
@@ -288,7 +294,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   copyReferencePatch(plan, run.path, extracted);
   extracted?.cleanup();
 
-  const result = judgeResult(readContainerResult(run.path), {
+  const result = judgeResult(readContainerResult(run.path, reporter.warn), {
     failure: failure?.message,
     interrupted: guard.stopped ? (guard.reason ?? "stopped") : undefined,
     state,
@@ -309,7 +315,8 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     task: plan.task.metadata,
     config,
     result,
-    plugins: readPluginResults(run.archive, reporter.warn),
+    plugins: readPluginResults(run.path, plan.plugins.selected, reporter.warn),
+    diskUsage: await runDiskUsage(run),
     runId,
     startedAt: startedAt.toISOString(),
     container,

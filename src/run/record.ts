@@ -2,13 +2,20 @@
  * Recording a run (spec §4.7): read what the container left in result.json, fill the gaps (no
  * result, OOM kill, interruption), add `config`, and write result.json and summary.json atomically.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeCause } from "../errors.ts";
+import { PLUGIN_REPORT } from "../formats/plugins.ts";
 import { deriveStatus, emptyVerdicts } from "../formats/result.ts";
-import type { ContainerRecord, PatchResult, PluginResult, RunConfig, RuntimeResult, Summary, TokenCounts } from "../formats/summary.ts";
+import type { ContainerRecord, DiskUsage, PatchResult, PluginResult, RunConfig, RuntimeResult, Summary, TokenCounts } from "../formats/summary.ts";
 import { msg } from "./messages.ts";
 import { writeJsonAtomic } from "./results.ts";
+import { contradictions } from "./result-checks.ts";
+import { readRunFile } from "./safe-read.ts";
+
+/** Caps of the host's reads from the run folder: result.json carries logs' tails, the plugin report a line per plugin. */
+export const RESULT_MAX_BYTES = 16 * 1024 * 1024;
+export const PLUGIN_REPORT_MAX_BYTES = 1024 * 1024;
+
 
 export interface ContainerResult {
   patch_result: PatchResult;
@@ -24,13 +31,18 @@ const emptyRuntime = (): RuntimeResult => ({
   agent_exit_code: null,
 });
 
-/** Reads <run dir>/result.json as the container left it; an empty one is a framework failure. */
-export function readContainerResult(runDir: string): ContainerResult {
+/**
+ * Reads <run dir>/result.json as the container left it (a regular file within the cap, no link
+ * followed); an empty or unreadable one is a framework failure.
+ */
+export function readContainerResult(runDir: string, warn: (line: string) => void = () => {}): ContainerResult {
   let data: { patch_result?: Partial<PatchResult>; runtime_result?: Partial<RuntimeResult> } | undefined;
+  const file = join(runDir, "result.json");
   try {
-    const text = readFileSync(join(runDir, "result.json"), "utf8");
+    const text = readRunFile(file, RESULT_MAX_BYTES);
     if (text.trim()) data = JSON.parse(text);
-  } catch {
+  } catch (cause) {
+    warn(msg.resultUnreadable(file, describeCause(cause)));
     data = undefined;
   }
   if (!data?.patch_result) {
@@ -81,13 +93,25 @@ export interface RunEvents {
   answeredCalls?: number;
 }
 
-/** The grade to record: what the container said, unless the run itself failed, was stopped or ran out of memory. */
+/**
+ * The grade to record: what the container said, unless the run itself failed or was stopped, or
+ * result.json contradicts its own checks. The container's exit status never overrides a grade
+ * (an agent can exit 137 after letting a child be OOM-killed); an OOM kill only explains a missing result.
+ */
 export function judgeResult(result: ContainerResult, ev: RunEvents): ContainerResult {
   const mark = (message: string, type: PatchResult["error_type"]) => ({ ...result, patch_result: markError(result.patch_result, message, type) });
   if (ev.failure) return mark(ev.failure, "infra");
   if (ev.interrupted) return result.patch_result.error_type === "interrupted" ? result : mark(msg.interrupted(ev.interrupted), "interrupted");
-  if (ev.state.oomKilled && (!result.produced || ev.state.exitCode === 137)) return mark(msg.oomKilled(ev.memory), "infra");
-  if (!result.produced) ev.error(msg.noResult());
+  if (!result.produced) {
+    if (ev.state.oomKilled) return mark(msg.oomKilled(ev.memory), "infra");
+    ev.error(msg.noResult());
+    return result;
+  }
+  const contradiction = contradictions(result.patch_result);
+  if (contradiction) {
+    ev.error(msg.resultContradicts(contradiction));
+    return mark(msg.resultContradicts(contradiction), "infra");
+  }
   // The reference's rule: an agent that failed without one answered call never reached its model
   // (a bad key, an unreachable upstream), so the run says nothing about the agent.
   const code = result.runtime_result.agent_exit_code;
@@ -95,14 +119,24 @@ export function judgeResult(result: ContainerResult, ev: RunEvents): ContainerRe
   return result;
 }
 
-/** archive/plugins/results.json → plugin_results (spec §2.6); problems become a warning and []. */
-export function readPluginResults(archiveDir: string, warn: (line: string) => void): PluginResult[] {
-  const file = join(archiveDir, "plugins", "results.json");
-  if (!existsSync(file)) return [];
+/**
+ * <run dir>/plugin-results.json → plugin_results (spec §2.6), entries of the selected plugins only.
+ * The entrypoint writes it where the agent never reaches; archive/plugins/results.json, which the
+ * agent could have forged, is never read. Problems become a warning and [].
+ */
+export function readPluginResults(runDir: string, selected: readonly string[], warn: (line: string) => void): PluginResult[] {
+  const file = join(runDir, PLUGIN_REPORT);
+  let text: string;
   try {
-    const data = JSON.parse(readFileSync(file, "utf8")) as Array<Record<string, unknown>>;
+    text = readRunFile(file, PLUGIN_REPORT_MAX_BYTES);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code !== "ENOENT") warn(msg.pluginReport(file, describeCause(cause)));
+    return [];
+  }
+  try {
+    const data = JSON.parse(text) as Array<Record<string, unknown>>;
     if (!Array.isArray(data)) throw new Error("not a JSON array");
-    return data.map((e) => {
+    return data.filter((e) => selected.includes(String(e?.name))).map((e) => {
       const r: PluginResult = {
         name: String(e.name),
         hook: String(e.hook),
@@ -126,6 +160,7 @@ export interface RecordInput {
   config: RunConfig;
   result: ContainerResult;
   plugins: PluginResult[];
+  diskUsage: DiskUsage;
   runId: string;
   startedAt: string;
   container: ContainerRecord;
@@ -153,6 +188,7 @@ export function recordRun(input: RecordInput): Summary {
     container: input.container,
     interrupted: input.interrupted,
     timings_ms: input.timings,
+    disk_usage: input.diskUsage,
   };
   writeJsonAtomic(join(input.runDir, "summary.json"), summary);
   return summary;

@@ -44,7 +44,7 @@ describe.skipIf(!E2E)(`ssebench run on a real engine${SKIP_REASON}`, () => {
     expect(readlinkSync(join(runDir, "..", "latest"))).toBe("artifact-1");
 
     const summary = readJson<Summary>(join(runDir, "summary.json"));
-    expect(Object.keys(summary)).toEqual(["task", "config", "patch_result", "runtime_result", "spend", "model_calls", "tokens", "run_id", "started_at", "plugin_results", "container", "interrupted", "timings_ms"]);
+    expect(Object.keys(summary)).toEqual(["task", "config", "patch_result", "runtime_result", "spend", "model_calls", "tokens", "run_id", "started_at", "plugin_results", "container", "interrupted", "timings_ms", "disk_usage"]);
     expect(summary.config.plugins).toEqual(["artifact"]);
     expect(summary.config.reference_run).toBe(true);
     expect(summary.config.resources).toEqual({ cpus: 2, memory: "4g", pids_limit: 4096 });
@@ -52,6 +52,8 @@ describe.skipIf(!E2E)(`ssebench run on a real engine${SKIP_REASON}`, () => {
     expect(summary.container.exit_code).toBe(0);
     expect(summary.container.oom_killed).toBe(false);
     expect(summary.interrupted).toBeNull();
+    expect(summary.disk_usage.archive_bytes).toBeGreaterThan(0);
+    expect(summary.disk_usage.run_dir_bytes).toBeGreaterThan(summary.disk_usage.archive_bytes as number);
     expect(summary.plugin_results).toEqual([expect.objectContaining({ name: "artifact", hook: "after-grading", status: "ok", exit_code: 0 })]);
     const result = readJson(join(runDir, "result.json"));
     expect(result.config).toEqual(summary.config);

@@ -94,7 +94,15 @@ export const passedResult = {
     error_msg: null,
     error_log: null,
     error_type: null,
-    checks: [],
+    checks: ["build", "poc", "function_test"].map((check) => ({
+      check,
+      poc: check === "poc" ? "pocs/1" : null,
+      tree: "patched",
+      status: "passed",
+      exit_code: 0,
+      duration_seconds: 0.1,
+      log: `grading/${check}.log`,
+    })),
   },
   runtime_result: { agent_duration: 1, agent_timeout: false, evaluator_timeout: false, agent_exit_code: 0 },
 };

@@ -43,6 +43,7 @@ test("summary.json carries the gateway's spend, call count and tokens", () => {
     config: { agent: "a", model: "m" } as RunConfig,
     result: failed(0),
     plugins: [],
+    diskUsage: { run_dir_bytes: 8192, archive_bytes: 4096 },
     runId: "r",
     startedAt: "2026-01-01T00:00:00.000Z",
     container: { image: null, case_image: null, exit_code: 0, oom_killed: false, started_at: null, finished_at: null },
