@@ -18,7 +18,7 @@ import { parseImagesLock, renderImagesLock } from "../src/formats/images-lock.ts
 import { renderJson } from "../src/formats/json-text.ts";
 import { parseManifest, renderManifest } from "../src/formats/manifest.ts";
 import { EXPORTED_SCHEMAS, loadFormats, schemaOf } from "../src/formats/schemas.ts";
-import { constraintDifferences, sameLayout } from "./schema-constraints.ts";
+import { constraintDifferences, sameLayout } from "../src/formats/schema-constraints.ts";
 
 const pilot = resolve(process.argv[2] ?? "../shared/conformance/pilot");
 const bin = resolve(import.meta.dir, "../dist/ssebench");

@@ -68,6 +68,7 @@ export const schemaMessages = {
   wrote: (path: string) => `wrote ${path}`,
   outOfDate: (dir: string, names: readonly string[]) =>
     `${dir}: out of date: ${names.join(", ")}; run \`ssebench dataset schema\` to update`,
+  ignoreNeedsCheck: "--ignore-descriptions only goes with --check",
 };
 
 export const lockMessages = {

@@ -1,10 +1,11 @@
 /**
  * Compares the constraints of two JSON Schemas, ignoring prose and layout (titles, descriptions,
  * key order, whether a model sits in $defs): each schema is flattened into "path: keyword = value"
- * facts with $refs resolved, and the facts present on one side only are reported.
+ * facts with $refs to $defs resolved (other $refs are facts), and the facts present on one side
+ * only are reported. `dataset schema --check --ignore-descriptions` and the conformance suite use it.
  */
 type Json = { [key: string]: unknown };
-const PROSE = new Set(["title", "description", "$schema", "$defs"]);
+const PROSE = new Set(["title", "description", "$comment", "examples", "$schema", "$defs"]);
 
 function facts(schema: Json): Set<string> {
   const defs = (schema.$defs ?? {}) as Record<string, Json>;
@@ -16,7 +17,11 @@ function facts(schema: Json): Set<string> {
       return;
     }
     const n = node as Json;
-    if (typeof n.$ref === "string") visit(defs[n.$ref.replace("#/$defs/", "")], path, depth + 1);
+    if (typeof n.$ref === "string") {
+      const def = n.$ref.startsWith("#/$defs/") ? defs[n.$ref.slice("#/$defs/".length)] : undefined;
+      if (def) visit(def, path, depth + 1);
+      else out.add(`${path || "$"}: $ref = ${JSON.stringify(n.$ref)}`);
+    }
     for (const [key, value] of Object.entries(n)) {
       if (PROSE.has(key) || key === "$ref") continue;
       if (key === "properties") {
