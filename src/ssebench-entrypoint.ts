@@ -12,6 +12,7 @@ async function main(argv: string[]): Promise<number> {
     writeOut(1, `ssebench-entrypoint ${VERSION}\n`);
     return 0;
   }
+  if (argv[0] === "check") return (await import("./runtime/tool-api/check-command.ts")).runCheck(argv.slice(1), process.env);
   if (argv[0] === "artifact") return (await import("./runtime/artifact.ts")).writeManifest(process.env);
   if (argv[0] === "prepare") {
     // Allowed as PID 1 (a Dockerfile RUN step): it waits for each child it starts.

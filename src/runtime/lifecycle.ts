@@ -21,6 +21,7 @@ import { type Prepared, prepare, workPaths } from "./prepare.ts";
 import { start } from "./processes.ts";
 import { RunRecord } from "./run-record.ts";
 import { readTaskConfig, agentTaskBrief } from "./task.ts";
+import { openToolApi, type OpenToolApi, parseDifficulty, toolPort } from "./tool-api/index.ts";
 import { killUserProcesses } from "./user-processes.ts";
 import { lookupUser, renumberUsers, reown } from "./users.ts";
 
@@ -30,6 +31,8 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   // Bun before 1.4 ignored spawn's uid/gid without an error: the agent would have run as root.
   if (!Bun.semver.satisfies(Bun.version, ">=1.4.0")) throw new UserError(msg.oldBun(Bun.version));
   const cfg = readConfig(env, true);
+  const level = parseDifficulty(env.SSE_DIFFICULTY);
+  const port = toolPort(env.SSE_TOOL_PORT);
   configureLog({ debug: cfg.debug });
   // Before anything else: nothing may run as the image's shared uids.
   const renumbered = renumberUsers(cfg.etc, cfg.runUids);
@@ -75,6 +78,15 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     selected,
   );
   record.plugins = plugins;
+  let tools: OpenToolApi;
+  try {
+    tools = openToolApi({ level, port, task, taskRoot: cfg.taskRoot, prepared, source, work: cfg.work, results: cfg.results, taskFile, runner, inherited, checkTimeoutMs: cfg.checkTimeoutMs, graceMs: cfg.graceMs, maxFileBytes: cfg.maxFileBytes });
+  } catch (e) {
+    record.patch = notGraded("infra", e instanceof Error ? e.message : String(e));
+    record.finish();
+    throw e;
+  }
+  log("INFO", "Tool API listening", { url: tools.url, difficulty: level.n });
 
   // Agent phase
   record.phase = "the agent phase";
@@ -85,6 +97,8 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     SSE_ARCHIVE: cfg.archive,
     SSE_SOURCE: source,
     SSE_TASK_FILE: taskFile,
+    SSE_TOOL_API: tools.url,
+    SSE_MCP_URL: `${tools.url}/mcp`,
   });
   let argv = agentArgv;
   let stdin: Uint8Array | undefined;
@@ -99,7 +113,9 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   log("INFO", "Agent command", { argv: JSON.stringify(agentArgv), timeout_s: cfg.agentTimeoutMs / 1000 });
   const agent = start({ argv, cwd: source, env: agentEnv, user: model, log: join(cfg.results, "agent.log"), stdin }, cfg.agentTimeoutMs, cfg.graceMs);
   record.agentStartedAt = agent.startedAt;
+  tools.warm();
   const outcome = await record.gate(agent.done);
+  await record.gate(tools.endPhase());
   record.runtime.agent_duration = Math.round(outcome.durationMs / 1000);
   record.runtime.agent_timeout = outcome.timedOut;
   if (outcome.timedOut) log("WARN", "Agent execution timed out");
@@ -117,6 +133,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   let survivors = await record.gate(killUserProcesses(model));
   await record.gate(plugins.runBlocking("after-agent"));
   survivors = [...survivors, ...(await record.gate(killUserProcesses(model)))];
+  const runnerLeft = await record.gate(tools.close());
   returnArchive(cfg, archiveOwner, model);
   record.archiveReturned = true;
   clearLeftovers(model, [source, cfg.archive, model.home]);
@@ -128,7 +145,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   else if (survivors.length > 0) {
     log("ERROR", "Failed to stop the agent's processes", { pids: survivors.join(",") });
     result = notGraded(outcome.timedOut ? "agent_timeout" : "infra", msg.survivors(model.name, survivors));
-  }
+  } else if (runnerLeft.length > 0) result = notGraded("infra", msg.survivors(runner.name, runnerLeft));
   const patch = result ? undefined : await record.gate(captureFinal());
   if (!(patch instanceof Uint8Array)) result ??= patch;
   await record.gate(plugins.runBlocking("before-grading"));

@@ -1,7 +1,7 @@
 /** Every user-facing text of the entrypoint; tests assert these exact strings. */
 export const msg = {
   usage: () =>
-    "usage: ssebench-entrypoint [--mode sandbox] [--] <agent argv…> | prepare | artifact | --version",
+    "usage: ssebench-entrypoint [--mode sandbox] [--] <agent argv…> | prepare | artifact | check <what> | --version",
   unknownMode: (mode: string) => `ssebench-entrypoint: unknown mode "${mode}" (modes: sandbox)`,
   unknownFlag: (flag: string) => `ssebench-entrypoint: unknown flag "${flag}"`,
   pid1: () =>
