@@ -261,9 +261,9 @@ describe("calls", () => {
   }, 180_000);
 
   test("a long log is cut to the shorter of the last 100 lines or 10,000 words; the agent can read the full log", async () => {
-    // The functional test prints 30,000 words (on 300 lines) and fails.
-    const noisy = `i=0; while [ $i -lt 300 ]; do echo $(seq 1 100); i=$((i+1)); done; exit 1`;
-    const { replies: r } = await withAgent("2", [`sh:printf '%s\\n' '${noisy}' > tests/test_noisy.sh`, "mcp", "readlog"]);
+    // The agent's calc.sh prints 30,000 words (on 300 lines) and fails: so does the functional test.
+    const noisy = `i=0; while [ $i -lt 300 ]; do echo $(seq 1 100) >\\&2; i=$((i+1)); done; exit 1`;
+    const { replies: r } = await withAgent("2", [`sh:sed -i '2i ${noisy}' calc.sh`, "mcp", "readlog"]);
     const text = mcpText(r);
     expect(text).toStartWith("test_patch result: FAILED. One or more functionality test(s) failed.");
     const m = /\n\nTruncated log \(functional tests\):\n([\s\S]*)\n\nFull log available at (\S+)$/.exec(text);
