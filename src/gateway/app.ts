@@ -86,11 +86,7 @@ function record(call: Call, status: number, usage: Usage, extra: { firstByte?: n
     aborted: extra.aborted ?? false,
     error: extra.error ?? null,
   };
-  try {
-    run.ledger?.write(entry, call.request, extra.response);
-  } catch {
-    // A full disk must not break the agent's call; the totals still count it.
-  }
+  run.ledger?.write(entry, call.request, extra.response);
 }
 
 /** Passes the upstream's stream through untouched, metering each chunk as it goes by. */

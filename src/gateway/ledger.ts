@@ -4,8 +4,10 @@
  * `<run dir>/model-calls/<seq>.request.json.gz` / `<seq>.response.gz` (the stream's bytes as the
  * agent got them). The run folder is root-only inside the container, so the agent cannot touch it.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import type { Wire } from "../formats/model-config.ts";
 import type { Usage } from "./usage.ts";
 
@@ -38,17 +40,41 @@ export interface LedgerEntry {
   error: string | null;
 }
 
+const gzipAsync = (data: Uint8Array) => promisify(gzip)(data, { level: 1 });
+
+/**
+ * Writes in the background, in call order, off the agent's path: a call's answer never waits for
+ * the disk or the compression (measured: synchronous writes cost ~0.7 ms per call). `flush()`
+ * resolves once everything queued is on disk; a write that fails is counted, not thrown.
+ */
 export class Ledger {
   private readonly transcripts: string;
+  private tail: Promise<void> = Promise.resolve();
+  private madeDir = false;
+  failures = 0;
   constructor(readonly dir: string) {
     this.transcripts = join(dir, TRANSCRIPT_DIR);
   }
 
   write(entry: LedgerEntry, request: Uint8Array | undefined, response: Uint8Array | undefined): void {
-    appendFileSync(join(this.dir, LEDGER_FILE), `${JSON.stringify(entry)}\n`);
-    if (!request && !response) return;
-    mkdirSync(this.transcripts, { recursive: true });
-    if (request) writeFileSync(join(this.transcripts, `${entry.seq}.request.json.gz`), Bun.gzipSync(request as Uint8Array<ArrayBuffer>));
-    if (response) writeFileSync(join(this.transcripts, `${entry.seq}.response.gz`), Bun.gzipSync(response as Uint8Array<ArrayBuffer>));
+    const line = `${JSON.stringify(entry)}\n`;
+    const bodies = [request && gzipAsync(request), response && gzipAsync(response)] as const;
+    this.tail = this.tail
+      .then(async () => {
+        await appendFile(join(this.dir, LEDGER_FILE), line);
+        if (!request && !response) return;
+        if (!this.madeDir) await mkdir(this.transcripts, { recursive: true });
+        this.madeDir = true;
+        const [req, res] = await Promise.all(bodies);
+        if (req) await writeFile(join(this.transcripts, `${entry.seq}.request.json.gz`), req);
+        if (res) await writeFile(join(this.transcripts, `${entry.seq}.response.gz`), res);
+      })
+      .catch(() => {
+        this.failures++;
+      });
+  }
+
+  flush(): Promise<void> {
+    return this.tail;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { ExitCode, UserError, usageError } from "../errors.ts";
-import { DEFAULT_BUDGET_USD } from "./keys.ts";
+import { DEFAULT_BUDGET_USD, type RunKey } from "./keys.ts";
 import { msg } from "./messages.ts";
 import { listModelNames, loadModelFile, modelFile } from "./models.ts";
 import { Gateway, servedModel } from "./server.ts";
@@ -33,10 +33,12 @@ export async function serveGateway(args: ServeArgs, env: NodeJS.ProcessEnv): Pro
   if (names.length === 0) throw new UserError(msg.noModels(dir));
   const gateway = new Gateway();
   const lines: string[] = [];
+  const runs: RunKey[] = [];
   for (const name of names) {
     const file = modelFile(dir, name);
     if (!file) throw new UserError(msg.unknownModel(name, listModelNames(dir)));
     const run = gateway.issue(`serve-${name}`, servedModel(await loadModelFile(file, env)), budget, args.ledger ? resolve(args.ledger) : undefined);
+    runs.push(run);
     lines.push(msg.issuedKey(name, run.key));
   }
   const hostname = args.host?.trim() || "127.0.0.1";
@@ -51,7 +53,7 @@ export async function serveGateway(args: ServeArgs, env: NodeJS.ProcessEnv): Pro
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
       server.stop(true);
-      done(ExitCode.ok);
+      Promise.all(runs.map((r) => r.ledger?.flush())).then(() => done(ExitCode.ok));
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);

@@ -45,6 +45,7 @@ export class Gateway {
         this.keys.revoke(run.key);
         await server.stop(true);
         rmSync(socketPath, { force: true });
+        await run.ledger?.flush();
         return run.totals;
       },
     };

@@ -76,7 +76,8 @@ export class StreamMeter {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (!line.startsWith("data:")) return;
     const data = line.slice(5).trim();
-    if (!data.startsWith("{")) return;
+    // Every event that carries usage has a "usage" key: skip parsing the (many) others.
+    if (!data.startsWith("{") || !data.includes('"usage"')) return;
     try {
       meterEvent(this.wire, JSON.parse(data) as Json, this.usage);
     } catch {

@@ -44,7 +44,7 @@ describe("keys and budgets", () => {
     expect(((await chat.json()) as any).error).toEqual({ message: msg.budgetSpent(spent, 0.005), type: "invalid_request_error", param: null, code: "budget_exceeded" });
     expect(gw.run.totals.spend).toBe(spent);
     expect(gw.run.totals.answered).toBe(1);
-    expect(gw.ledger().map((e) => [e.status, e.cost > 0])).toEqual([[200, true], [400, false], [400, false]]);
+    expect((await gw.ledger()).map((e) => [e.status, e.cost > 0])).toEqual([[200, true], [400, false], [400, false]]);
   });
 });
 
@@ -75,7 +75,7 @@ describe("forwarding to a real HTTP upstream", () => {
     expect(got.headers.get("x-api-key")).toBeNull();
     expect(got.headers.get("cookie")).toBeNull();
     expect(got.body.model).toBe("vendor-model-7");
-    expect(gw.ledger().at(-1)?.usage).toEqual({ input: 6, output: 5, cache_read: 4, cache_write: 0 });
+    expect((await gw.ledger()).at(-1)?.usage).toEqual({ input: 6, output: 5, cache_read: 4, cache_write: 0 });
   });
 
   test("anthropic: x-api-key upstream, version and beta headers and the query passed on", async () => {
@@ -93,7 +93,7 @@ describe("forwarding to a real HTTP upstream", () => {
     (responses.tools as unknown[]).push({ type: "web_search", external_web_access: true }, { type: "tool_search" }, { type: "mcp", server_url: "https://x" }, { type: "code_interpreter" });
     await post(`${gw.url}/v1/responses`, gw.run.key, responses);
     expect(seen.at(-1)?.body.tools.map((t: any) => t.type)).toEqual(["function"]);
-    expect(gw.ledger().at(-1)?.stripped).toEqual(["web_search", "tool_search", "mcp", "code_interpreter"]);
+    expect((await gw.ledger()).at(-1)?.stripped).toEqual(["web_search", "tool_search", "mcp", "code_interpreter"]);
 
     const anthropic = requestBody("anthropic", "gpt-test", { stream: false, tools: ["Bash"] });
     (anthropic.tools as unknown[]).push({ type: "web_search_20250305", name: "web_search" }, { type: "web_fetch_20250910", name: "web_fetch" }, { type: "code_execution_20250825", name: "code_execution" }, { type: "bash_20250124", name: "bash" });
@@ -140,6 +140,6 @@ describe("a client that goes away mid-stream", () => {
     for (let i = 0; i < 100 && stats.cancelled === 0; i++) await Bun.sleep(20);
     expect(stats).toEqual({ calls: 1, streams: 1, completed: 0, cancelled: 1 });
     for (let i = 0; i < 100 && gw.run.totals.calls === 0; i++) await Bun.sleep(20);
-    expect(gw.ledger().at(-1)).toMatchObject({ status: 200, stream: true, aborted: true });
+    expect((await gw.ledger()).at(-1)).toMatchObject({ status: 200, stream: true, aborted: true });
   });
 });

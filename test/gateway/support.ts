@@ -42,11 +42,13 @@ export function startGateway(model: ServedModel, budget?: number) {
     run,
     url,
     dir: dir.path,
-    ledger: (): LedgerEntry[] =>
-      readFileSync(join(dir.path, "model-calls.jsonl"), "utf8")
+    ledger: async (): Promise<LedgerEntry[]> => {
+      await run.ledger?.flush();
+      return readFileSync(join(dir.path, "model-calls.jsonl"), "utf8")
         .trim()
         .split("\n")
-        .map((l) => JSON.parse(l) as LedgerEntry),
+        .map((l) => JSON.parse(l) as LedgerEntry);
+    },
     stop: () => {
       server.stop(true);
       dir.cleanup();

@@ -43,7 +43,7 @@ describe("each wire through the gateway", () => {
         expect(body.output.map((o: any) => o.type)).toEqual(["message", "function_call"]);
         expect(body.output[1].name).toBe("exec_command");
       }
-      const entry = gw.ledger().at(-1);
+      const entry = (await gw.ledger()).at(-1);
       expect(entry).toMatchObject({ wire, stream: false, status: 200, usage: expected(wire), cost: costOf(expected(wire), PRICE), aborted: false, error: null });
       expect(gw.run.totals.spend).toBeCloseTo(before + costOf(expected(wire), PRICE), 10);
     });
@@ -67,7 +67,7 @@ describe("each wire through the gateway", () => {
         expect(types.at(-1)).toBe("response.completed");
         expect(evs.map((e) => e.sequence_number)).toEqual(evs.map((_, i) => i));
       }
-      const entry = gw.ledger().at(-1);
+      const entry = (await gw.ledger()).at(-1);
       expect(entry).toMatchObject({ wire, stream: true, status: 200, usage: expected(wire), cost: costOf(expected(wire), PRICE) });
       expect(entry?.first_byte_ms).toBeNumber();
       // The transcript holds the bytes exactly as the client got them.
@@ -100,8 +100,8 @@ describe("each wire through the gateway", () => {
     expect(out).toEqual([{ type: "function_call", id: expect.any(String), call_id: expect.any(String), name: "test_patch", namespace: "mcp__ssebench", arguments: "{}", status: "completed" }]);
   });
 
-  test("the ledger's running spend and the run's totals agree with the calls' costs", () => {
-    const entries = gw.ledger();
+  test("the ledger's running spend and the run's totals agree with the calls' costs", async () => {
+    const entries = (await gw.ledger());
     const sum = entries.reduce((s, e) => s + e.cost, 0);
     expect(gw.run.totals.spend).toBeCloseTo(sum, 9);
     expect(entries.at(-1)?.spent).toBe(gw.run.totals.spend);
