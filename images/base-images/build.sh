@@ -60,11 +60,13 @@ manifest_bases() {
   fi
 }
 
-# The root image's ID (a rebuilt root changes every image), or the pinned reference itself.
+# The root image's ID (a rebuilt root changes every image), or the pinned reference itself. A dry
+# run needs no engine: without one (or without the image) it hashes the name.
 root_identity() {
   [ -n "$root" ] || { echo "pinned"; return; }
+  docker image inspect --format '{{.Id}}' "$root" 2>/dev/null && return
   [ -n "$dry_run" ] && { echo "$root"; return; }
-  docker image inspect --format '{{.Id}}' "$root" 2>/dev/null || fail "the root image $root is not on this machine"
+  fail "the root image $root is not on this machine"
 }
 
 # sha256 over the build's files (path and content), the root and the mirror.

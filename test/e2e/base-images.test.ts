@@ -1,0 +1,36 @@
+/**
+ * images/base-images/build.sh on the real engine, for the Go image: a second build with unchanged
+ * inputs only re-tags, and the tagged image is the one its labels describe (Go 1.22 with cgo).
+ * The first build here is instant where .ci/run built the images already; elsewhere it builds.
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { repoRoot, runBinary } from "../helpers/cli.ts";
+import { docker, E2E, SKIP_REASON } from "./helpers.ts";
+
+setDefaultTimeout(900_000);
+const build = join(repoRoot, "images/base-images/build.sh");
+const env = { DOCKER_HOST: process.env.DOCKER_HOST };
+
+describe.skipIf(!E2E)(`base images on a real engine${SKIP_REASON}`, () => {
+  test("an unchanged Go image is only re-tagged; its labels and its toolchain agree", async () => {
+    const root = await runBinary("/bin/bash", [join(repoRoot, "scripts/debian-root-image.sh")], { env });
+    expect(root.exitCode).toBe(0);
+    const rootImage = root.stdout.trim().split("\n").at(-1) as string;
+    const first = await runBinary("/bin/bash", [build, "--root", rootImage, "go"], { env });
+    if (first.exitCode !== 0) console.error(first.stderr);
+    expect(first.exitCode).toBe(0);
+    const again = await runBinary("/bin/bash", [build, "--root", rootImage, "go"], { env });
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toStartWith("base-images: base-generic-go up to date: ");
+
+    const dry = await runBinary("/bin/bash", [build, "--dry-run", "--root", rootImage, "go"], { env });
+    const hash = /ssebench\.base\.inputs=(\S+)/.exec(dry.stdout)?.[1];
+    const labels = JSON.parse(docker(["image", "inspect", "--format", "{{json .Config.Labels}}", "base-generic-go:1.0.0"])) as Record<string, string>;
+    expect(labels["ssebench.base.inputs"]).toBe(hash as string);
+    expect(labels["ssebench.toolchain.go"]).toMatch(/^1\.22\.\d+$/);
+    expect(again.stdout).toContain(`go ${labels["ssebench.toolchain.go"]}`);
+    const inImage = docker(["run", "--rm", "--network", "none", "base-generic-go:1.0.0", "sh", "-c", "go env GOVERSION CGO_ENABLED; command -v gcc"]);
+    expect(inImage).toBe(`go${labels["ssebench.toolchain.go"]}\n1\n/usr/bin/gcc`);
+  });
+});
