@@ -7,7 +7,9 @@ import { err, out } from "../cli/output.ts";
 import { openDataset, readYamlFile, type SourceOverride } from "./dataset.ts";
 import type { EnvelopeItem } from "./item.ts";
 import { msg } from "./messages.ts";
-import { isMapping } from "./python.ts";
+import { orderedKeys } from "./py-values.ts";
+import { isMapping, isNumber } from "./python.ts";
+import { pythonJsonNumber } from "./run-hash.ts";
 import { fail } from "./refs.ts";
 import { validateItemDataset } from "./validate.ts";
 
@@ -85,15 +87,31 @@ function stdoutWriter() {
 }
 
 /**
- * One JSON Lines record in to_dict() order: id, inputs, expectations, then the metadata. Not
- * JSON.stringify(item), which puts integer-like keys (metadata `"2024": …`) ahead of "id".
+ * Compact JSON of a value as Python holds it: keys in source order (JS would put integer-like keys
+ * first), floats in Python's repr (`4.0`, `-0.0`, `1e+16`), big ints exact. Strings as JSON.stringify
+ * writes them (non-ASCII raw).
  */
+function compactJson(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (isNumber(value)) return pythonJsonNumber(value);
+  if (Array.isArray(value)) return `[${value.map(compactJson).join(",")}]`;
+  if (typeof value === "object" && !(value instanceof Set) && !(value instanceof Uint8Array)) {
+    const record = value as Record<string, unknown>;
+    const parts: string[] = [];
+    for (const key of orderedKeys(value)) if (record[key] !== undefined) parts.push(`${JSON.stringify(key)}:${compactJson(record[key])}`);
+    return `{${parts.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** One JSON Lines record in to_dict() order: id, inputs, expectations, then the metadata. */
 function envelopeLine(item: EnvelopeItem): string {
   const { id, inputs, expectations, ...metadata } = item;
-  let text = `{"id":${JSON.stringify(id)},"inputs":${JSON.stringify(inputs)}`;
-  if (expectations !== undefined) text += `,"expectations":${JSON.stringify(expectations)}`;
-  for (const [key, value] of Object.entries(metadata)) text += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
-  return `${text}}\n`;
+  let text = `{"id":${compactJson(id)},"inputs":${compactJson(inputs)}`;
+  if (expectations !== undefined) text += `,"expectations":${compactJson(expectations)}`;
+  const rest = compactJson(metadata);
+  return `${text}${rest === "{}" ? "" : `,${rest.slice(1, -1)}`}}\n`;
 }
 
 export async function runItems(file: string, options: { limit?: string; sourceOverride?: string }): Promise<number> {

@@ -5,6 +5,7 @@
 import type { Warnings } from "./deprecations.ts";
 import { isRoleList, textSlot, toMessages } from "./dialogue.ts";
 import { msg } from "./messages.ts";
+import { keepOrder, orderedKeys } from "./py-values.ts";
 import { isMapping, pyStr, truthy } from "./python.ts";
 import { fail, type RefResolver, type Where } from "./refs.ts";
 import { checkpoint, expectations, memorySeeds, toolFixtures } from "./slots.ts";
@@ -109,6 +110,7 @@ export function loadItem(raw: Record<string, unknown>, at: ItemLocator, ctx: Ite
 
   const item: EnvelopeItem = { id, inputs: out };
   if (Object.keys(exp).length > 0) item.expectations = exp;
-  for (const [key, value] of Object.entries(raw)) if (!reserved.has(key)) item[key] = value;
-  return item;
+  const metadataKeys = orderedKeys(raw).filter((key) => !reserved.has(key));
+  for (const key of metadataKeys) item[key] = raw[key];
+  return keepOrder(item, [...Object.keys(item).filter((k) => !metadataKeys.includes(k)), ...metadataKeys]);
 }

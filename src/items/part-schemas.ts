@@ -9,6 +9,7 @@ import { msg } from "./messages.ts";
 import { isMapping } from "./python.ts";
 import { fail, type RefResolver } from "./refs.ts";
 import { fileSlot } from "./slots.ts";
+import { toPlain } from "./py-values.ts";
 
 interface PartSchema {
   key: string;
@@ -42,7 +43,7 @@ export async function resolvePartSchemas(
     const schema = fileSlot(slot, refs, at(key));
     if (!isMapping(schema)) fail(at(key), msg.schemasValue(key));
     try {
-      out.push({ key, path: key.split("."), validate: ajv.compile(schema) });
+      out.push({ key, path: key.split("."), validate: ajv.compile(toPlain(schema) as object) });
     } catch (cause) {
       fail(at(key), msg.schemasInvalid(key, cause instanceof Error ? cause.message : String(cause)));
     }
@@ -67,7 +68,7 @@ export function checkPartSchemas(item: EnvelopeItem, schemas: PartSchema[], wher
   const problems: string[] = [];
   for (const { key, path, validate } of schemas) {
     const target = walk(item, path);
-    if (!target.found || validate(target.value)) continue;
+    if (!target.found || validate(toPlain(target.value))) continue;
     for (const error of validate.errors ?? []) {
       const inner = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
       problems.push(`${where}: ${[key, ...inner].join(".")}: ${error.message ?? "is invalid"}`);

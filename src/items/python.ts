@@ -1,25 +1,41 @@
 /**
  * Python's str() and repr() of JSON/YAML-shaped values, because the reference stringifies ids,
- * options and template values with them (`True`, `None`, `['a', 'b']`). A JS number cannot say
- * whether it was written `1.0` or `1`, so integral floats print as ints (documented divergence).
+ * options and template values with them (`True`, `None`, `['a', 'b']`). Floats with integral values
+ * and big ints arrive as PyFloat and bigint (py-values.ts), so `4.0` prints `4.0`, as in Python.
  */
+import { orderedKeys, PyFloat } from "./py-values.ts";
 
-/** repr() of a non-integral float, or str() of an int. */
-export function pyNumber(n: number): string {
+/** repr() of a float (`value` as a JS number), or str() of an int. */
+export function pyNumber(n: number | bigint | PyFloat): string {
+  if (typeof n === "bigint") return n.toString();
+  if (n instanceof PyFloat) return pyFloatRepr(n.value);
   if (Number.isNaN(n)) return "nan";
   if (!Number.isFinite(n)) return n > 0 ? "inf" : "-inf";
   if (Number.isInteger(n)) return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString();
+  return pyFloatRepr(n);
+}
+
+/** Python's float repr: shortest digits, `.0` on integral values, exponents below 1e-4 and from 1e16. */
+export function pyFloatRepr(n: number): string {
+  if (Number.isNaN(n)) return "nan";
+  if (!Number.isFinite(n)) return n > 0 ? "inf" : "-inf";
   const abs = Math.abs(n);
   // Python switches to exponent notation below 1e-4 and from 1e16 (JS: below 1e-6, from 1e21).
-  const text = abs < 1e-4 || abs >= 1e16 ? n.toExponential() : String(n);
-  return text.replace(/e([-+])(\d)$/, "e$10$2");
+  if (abs !== 0 && (abs < 1e-4 || abs >= 1e16)) return n.toExponential().replace(/e([-+])(\d)$/, "e$10$2");
+  if (Number.isInteger(n)) return `${Object.is(n, -0) ? "-0" : String(n)}.0`;
+  return String(n);
 }
+
+export const isNumber = (value: unknown): value is number | bigint | PyFloat =>
+  typeof value === "number" || typeof value === "bigint" || value instanceof PyFloat;
 
 export function pyRepr(value: unknown): string {
   if (typeof value === "string") return pyStringRepr(value);
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  if (isNumber(value)) return pyNumber(value);
   if (value !== null && typeof value === "object") {
-    return `{${Object.entries(value).map(([k, v]) => `${pyStringRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+    const record = value as Record<string, unknown>;
+    return `{${orderedKeys(value).map((k) => `${pyStringRepr(k)}: ${pyRepr(record[k])}`).join(", ")}}`;
   }
   return pyStr(value);
 }
@@ -29,7 +45,7 @@ export function pyStr(value: unknown): string {
   if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
-  if (typeof value === "number") return pyNumber(value);
+  if (isNumber(value)) return pyNumber(value);
   return pyRepr(value);
 }
 
@@ -50,13 +66,14 @@ function pyStringRepr(s: string): string {
 
 /** Python truthiness of a JSON/YAML value. */
 export function truthy(value: unknown): boolean {
+  if (value instanceof PyFloat) return value.value !== 0;
   if (Array.isArray(value)) return value.length > 0;
   if (value !== null && typeof value === "object") return Object.keys(value).length > 0;
   return Boolean(value);
 }
 
 export function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof PyFloat);
 }
 
 /** Python's `list(sorted(keys))` repr, e.g. `['a', 'b']`. */
@@ -69,6 +86,8 @@ export function pyTypeName(value: unknown): string {
   if (value === null || value === undefined) return "NoneType";
   if (Array.isArray(value)) return "list";
   if (typeof value === "string") return "str";
+  if (value instanceof PyFloat) return "float";
+  if (typeof value === "bigint") return "int";
   if (typeof value === "object") return "dict";
   if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
   if (typeof value === "boolean") return "bool";

@@ -3,22 +3,27 @@
  * `json.dumps(payload, sort_keys=True, default=str)`, first 20 hex characters. The serialiser below
  * reproduces that text byte for byte for JSON-shaped data: `", "`/`": "` separators, keys sorted
  * by code point, every non-ASCII character as `\uXXXX` (surrogate pairs for astral ones) and
- * Python's float repr. Integral floats (`1.0`) print as `1` because JS cannot tell them apart.
+ * Python's float repr (`4.0` stays `4.0`: such floats arrive as PyFloat, big ints as bigint).
  */
 import { createHash } from "node:crypto";
 import { compareCodePoints, pythonAsciiJsonString as jsonString } from "../formats/python-json.ts";
-import { pyNumber, pyStr } from "./python.ts";
+import { isNumber, pyNumber, pyStr } from "./python.ts";
+import type { PyFloat } from "./py-values.ts";
+
+/** A number as Python's json module writes it (float repr, `NaN`/`Infinity` for the specials). */
+export function pythonJsonNumber(value: number | bigint | PyFloat): string {
+  const n = typeof value === "bigint" ? 0 : Number(value);
+  if (Number.isNaN(n)) return "NaN";
+  if (!Number.isFinite(n)) return n > 0 ? "Infinity" : "-Infinity";
+  return pyNumber(value);
+}
 
 /** Python `json.dumps(value, sort_keys=True, default=str)` (ensure_ascii on). */
 export function pythonJsonDumps(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (value === true) return "true";
   if (value === false) return "false";
-  if (typeof value === "number") {
-    if (Number.isNaN(value)) return "NaN";
-    if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
-    return pyNumber(value);
-  }
+  if (isNumber(value)) return pythonJsonNumber(value);
   if (typeof value === "string") return jsonString(value);
   if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(", ")}]`;
   if (typeof value === "object") {

@@ -9,6 +9,7 @@ import { itemId } from "./item.ts";
 import { isMapping, pyRepr } from "./python.ts";
 import { itemDatasetSchema } from "./schema/documents.ts";
 import type { PathSeg, YamlFile } from "./yaml.ts";
+import { toPlain } from "./py-values.ts";
 
 const compound = new Set(["oneOf", "anyOf"]);
 
@@ -93,7 +94,7 @@ export async function schemaViolations(doc: YamlFile): Promise<string[]> {
   // unoptimised code compiles faster; together about 3x less compile time in a fresh process.
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, code: { optimize: false } });
   const validate = ajv.compile(itemDatasetSchema);
-  if (validate(doc.value)) return [];
+  if (validate(toPlain(doc.value))) return [];
   // propertyNames reports the failed pattern as well; its own error says it better.
   const errors = (validate.errors ?? []).filter((e) => !e.schemaPath.includes("/propertyNames/"));
   const lines: { pos: number[]; line: string }[] = [];

@@ -8,6 +8,7 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Docume
 import type { Tags } from "yaml";
 import { UserError } from "../errors.ts";
 import { noConstructorMessage, unknownTag } from "../formats/yaml-tags.ts";
+import { fromYamlJs } from "./py-values.ts";
 
 export type PathSeg = string | number;
 
@@ -96,6 +97,8 @@ export function parseYaml(file: string, text: string): YamlFile {
     customTags: pyyamlTags,
     merge: true,
     prettyErrors: false,
+    // Ints as bigint, so that floats (numbers) can be told apart: fromYamlJs() makes both Python-like.
+    intAsBigInt: true,
   });
   const position = (offset: number) => {
     const { line, col } = lineCounter.linePos(offset);
@@ -110,7 +113,7 @@ export function parseYaml(file: string, text: string): YamlFile {
   if (tag) throw new UserError(`${position(tag.offset)}: YAML: ${noConstructorMessage(tag.tag)}`);
   let value: unknown;
   try {
-    value = doc.toJS({ maxAliasCount: 1000 });
+    value = fromYamlJs(doc.toJS({ maxAliasCount: 1000, mapAsMap: true }));
   } catch (cause) {
     throw new UserError(`${file}:1:1: YAML: ${cause instanceof Error ? cause.message : String(cause)}`);
   }

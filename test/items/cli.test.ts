@@ -22,6 +22,24 @@ describe("ssebench dataset items", () => {
     expect(r.stderr).toStartWith("Deprecated: dataset.legacy_item in ds.yaml; use inputs.user + expectations");
   });
 
+  test("values print as Python holds them: key order, big ints, -0.0, 4.0 (golden lines from CPython's json.dumps)", async () => {
+    const dir = tree({
+      "ds.yaml": declarative(
+        '    - {id: i, inputs: {user: q}, b: 1, 2024: x, a: 2, big: 12345678901234567890, neg: -0.0, four: 4.0, e16: 1.0e+16, nested: {"10": 1, z: 2, "1": 3}}\n',
+      ),
+      "rows.yaml": "apiVersion: lab/v1\nkind: Dataset\nmetadata: {name: s}\nspec:\n  source:\n    kind: jsonl\n    path: r.jsonl\n    map: {id: id, inputs.user: \"{question}\\n{options_text}\", expectations.ground_truth: answer, weight: w}\n",
+      "r.jsonl": '{"id": "q1", "question": "Q?", "options": [3, 4.0, "x", true, null], "answer": 12345678901234567890, "w": -0.0}\n',
+    });
+    const inline = await ssebench(["dataset", "items", "ds.yaml"], { cwd: dir });
+    expect(inline).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(inline.stdout).toBe(
+      '{"id":"i","inputs":{"user":"q"},"b":1,"2024":"x","a":2,"big":12345678901234567890,"neg":-0.0,"four":4.0,"e16":1e+16,"nested":{"10":1,"z":2,"1":3}}\n',
+    );
+    const rows = await ssebench(["dataset", "items", "rows.yaml"], { cwd: dir });
+    expect(rows).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(rows.stdout).toBe('{"id":"q1","inputs":{"user":"Q?\\nA. 3\\nB. 4.0\\nC. x\\nD. True\\nE. None"},"expectations":{"ground_truth":12345678901234567890},"weight":-0.0}\n');
+  });
+
   test("--limit N and --source-override FILE", async () => {
     const dir = tree({
       "ds.yaml": "apiVersion: lab/v1\nkind: Dataset\nmetadata: {name: s}\nspec:\n  source: {kind: jsonl, path: r.jsonl}\n",

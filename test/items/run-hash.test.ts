@@ -3,6 +3,16 @@ import { computeRunHash, fingerprintRunInput, pythonJsonDumps } from "../../src/
 
 // Golden values computed with CPython 3 `json.dumps(payload, sort_keys=True, default=str)`.
 describe("run hash", () => {
+  test("floats with integral values, -0.0 and big ints hash as Python's (4.0, not 4)", async () => {
+    const { parseYaml } = await import("../../src/items/yaml.ts");
+    const expectations = parseYaml("t.yaml", "{ground_truth: 4.0, big: 12345678901234567890, neg: -0.0}\n").value;
+    const payload = { manifest: null, run_input: { inputs: { user: "A. 3\nB. 4.0" }, expectations }, item_id: "q1", run_idx: 0, flavour: {}, infra: null };
+    expect(pythonJsonDumps(payload)).toBe(
+      '{"flavour": {}, "infra": null, "item_id": "q1", "manifest": null, "run_idx": 0, "run_input": {"expectations": {"big": 12345678901234567890, "ground_truth": 4.0, "neg": -0.0}, "inputs": {"user": "A. 3\\nB. 4.0"}}}',
+    );
+    expect(computeRunHash(payload)).toBe("90be7a4bf77f65ba8148");
+  });
+
   test("matches Python for an MMLU-style item", () => {
     const payload = {
       manifest: { name: "demo", agents: ["a", "b"] },

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { PyFloat } from "../../src/items/py-values.ts";
 import { pyRepr, pyStr } from "../../src/items/python.ts";
 import { parseYaml } from "../../src/items/yaml.ts";
 
@@ -17,13 +18,20 @@ describe("YAML 1.1 scalars as PyYAML reads them", () => {
     ["0x1F", 31],
     ["1_000", 1000],
     ["1e5", "1e5"],
-    ["1.5e+3", 1500],
+    ["1.5e+3", new PyFloat(1500)],
+    ["-0.0", new PyFloat(-0)],
+    ["12345678901234567890", 12345678901234567890n],
     ["~", null],
     ["2026-01-02", "2026-01-02"],
     ["2026-01-02 10:00:00", "2026-01-02 10:00:00"],
     ["2026-01-02T10:00:00.5Z", "2026-01-02 10:00:00.500000+00:00"],
   ])("%s", (text, expected) => {
     expect(value(text)).toEqual(expected);
+  });
+
+  test("floats keep their float-ness in str() and repr(): 4.0, -0.0, 1e+16", () => {
+    expect([value("4.0"), value("-0.0"), value("1.0e+16"), value("1.5e+3")].map(pyStr)).toEqual(["4.0", "-0.0", "1e+16", "1500.0"]);
+    expect(pyRepr(parseYaml("t.yaml", "{b: 1, 2: 2.0, a: [1.0]}\n").value)).toBe("{'b': 1, '2': 2.0, 'a': [1.0]}");
   });
 
   test("ids stringify like Python's str()", () => {

@@ -8,6 +8,7 @@
 import { msg } from "../messages.ts";
 import { fail, type Where } from "../refs.ts";
 import type { RowBatches, SourceRow } from "./rows.ts";
+import { parseJsonLossless } from "../py-values.ts";
 
 const pageSize = 100;
 
@@ -46,7 +47,8 @@ async function getJson(url: string, where: Where): Promise<Record<string, unknow
     fail(where, msg.hfHttp(url, `HTTP ${response.status}${body ? ` ${body}` : ""}`));
   }
   try {
-    return (await response.json()) as Record<string, unknown>;
+    // Python's json reads the rows: floats stay floats, big ints exact, key order kept.
+    return parseJsonLossless(await response.text()) as Record<string, unknown>;
   } catch {
     return fail(where, msg.hfHttp(url, "the response is not JSON"));
   }

@@ -12,6 +12,7 @@ import { globRows } from "./glob.ts";
 import { huggingfaceRows } from "./huggingface.ts";
 import { jsonlRows } from "./jsonl.ts";
 import type { RowBatches } from "./rows.ts";
+import { PyFloat } from "../py-values.ts";
 
 export const sourceKeys = ["kind", "id", "split", "path", "map", "config", "name", "limit"] as const;
 
@@ -27,7 +28,7 @@ export interface SourcePlace {
 export function sourceLimit(source: Record<string, unknown>, place: SourcePlace): number | undefined {
   const raw = source.limit;
   if (raw === null || raw === undefined) return undefined;
-  const n = typeof raw === "string" && /^\s*[-+]?\d+\s*$/.test(raw) ? Number(raw) : raw;
+  const n = typeof raw === "string" && /^\s*[-+]?\d+\s*$/.test(raw) ? Number(raw) : raw instanceof PyFloat ? raw.value : raw;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1) fail(place.at("limit"), msg.badLimit(raw));
   return n;
 }

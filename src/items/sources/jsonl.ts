@@ -4,6 +4,7 @@
  */
 import { msg } from "../messages.ts";
 import { fail } from "../refs.ts";
+import { parseJsonLossless } from "../py-values.ts";
 import { type RowBatches, type SourceRow, textChunks } from "./rows.ts";
 
 function parseLine(text: string, shown: string, line: number, out: SourceRow[]): void {
@@ -11,7 +12,7 @@ function parseLine(text: string, shown: string, line: number, out: SourceRow[]):
   if (start < 0) return;
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonLossless(text);
   } catch (cause) {
     const what = (cause instanceof Error ? cause.message : String(cause)).replace(/^JSON Parse error: /, "");
     fail(`${shown}:${line}:${start + 1}`, msg.badJson(what));
