@@ -23,6 +23,9 @@ export interface RuntimeConfig {
   pluginMinuteMs: number;
   pluginSelection: string[] | undefined;
   maxFileBytes: number;
+  /** RLIMIT_NPROC of model / sse-runner (SSE_MODEL_NPROC / SSE_RUNNER_NPROC); undefined = from the pids limit. */
+  modelNproc: number | undefined;
+  runnerNproc: number | undefined;
   debug: boolean;
 }
 
@@ -60,6 +63,13 @@ function runUids(env: Env, users: [string, string]): { name: string; uid: number
   return out;
 }
 
+function count(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) <= 0) throw new UserError(msg.badCount(name, raw));
+  return Number(raw);
+}
+
 export function pluginSelection(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   return raw
@@ -93,6 +103,8 @@ export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
     pluginMinuteMs: seconds(env, "SSE_PLUGIN_MINUTE", 60, false),
     pluginSelection: pluginSelection(env.SSE_PLUGINS),
     maxFileBytes: megabytes(env, "SSE_MAX_FILE_MB", 100),
+    modelNproc: count(env, "SSE_MODEL_NPROC"),
+    runnerNproc: count(env, "SSE_RUNNER_NPROC"),
     debug: (env.SSE_DEBUG ?? "") !== "",
   };
 }

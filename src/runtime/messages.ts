@@ -14,6 +14,7 @@ export const msg = {
     `ssebench-entrypoint: ${name}=${JSON.stringify(value)} is not a positive whole number of megabytes`,
   noUser: (name: string) =>
     `ssebench-entrypoint: user "${name}" does not exist; the tool layer must create it`,
+  badCount: (name: string, value: string) => `ssebench-entrypoint: ${name}=${JSON.stringify(value)} is not a positive whole number`,
   badUid: (name: string, value: string) =>
     `ssebench-entrypoint: ${name}=${JSON.stringify(value)} is not a uid from 1000 to 2147483646`,
   sameUids: (uid: number) => `ssebench-entrypoint: SSE_MODEL_UID and SSE_RUNNER_UID are both ${uid}; each user needs its own`,

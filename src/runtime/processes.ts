@@ -5,6 +5,7 @@
  */
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
+import { limitedCommand } from "./child-limits.ts";
 import type { Account } from "./users.ts";
 
 const liveGroups = new Set<number>();
@@ -54,9 +55,11 @@ export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Runnin
   const fd = openSync(spec.log, "a", 0o644);
   let proc: Bun.Subprocess;
   try {
-    proc = Bun.spawn(spec.argv, {
+    const cmd = limitedCommand(spec.user, spec.argv, spec.env, spec.cwd);
+    if (!cmd) throw new Error(`Executable not found in $PATH: "${spec.argv[0]}"`);
+    proc = Bun.spawn(cmd.argv, {
       cwd: spec.cwd,
-      env: spec.env,
+      env: cmd.env,
       uid: spec.user.uid,
       gid: spec.user.gid,
       detached: true,
@@ -118,9 +121,11 @@ export interface Captured {
  * pipes drained while it runs (a grandchild holding a pipe cannot stall the wait), bounded.
  */
 export async function capture(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array; timeoutMs?: number; user?: Account } = {}): Promise<Captured> {
-  const proc = Bun.spawn(argv, {
+  const cmd = limitedCommand(opts.user, argv, opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" }, opts.cwd);
+  if (!cmd) return { ok: false, code: 127, bytes: new Uint8Array(), stdout: "", stderr: `${argv[0]}: command not found` };
+  const proc = Bun.spawn(cmd.argv, {
     cwd: opts.cwd,
-    env: opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    env: cmd.env,
     ...(opts.user ? { uid: opts.user.uid, gid: opts.user.gid } : {}),
     detached: true,
     stdin: opts.stdin ? new Blob([opts.stdin]) : "ignore",

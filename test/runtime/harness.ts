@@ -211,3 +211,41 @@ export function processesMatching(pattern: RegExp): number[] {
   }
   return out;
 }
+
+/** Live threads of a uid (a thread group whose leader exited shows `Z` but its threads run on). */
+export function liveThreadsOf(uid: number): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${entry}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const s = readFileSync(`/proc/${entry}/task/${tid}/status`, "utf8");
+        const state = /^State:\s+(\S)/m.exec(s)?.[1];
+        if (Number(/^Uid:\s+(\d+)/m.exec(s)?.[1]) === uid && state !== "Z" && state !== "X") out.push(`${entry}/${tid}`);
+      } catch {
+        // exited
+      }
+    }
+  }
+  return out;
+}
+
+/** System V IPC objects (shm, sem, msg) whose owner or creator is `uid`. */
+export function ipcOf(uid: number): string[] {
+  const out: string[] = [];
+  for (const kind of ["shm", "sem", "msg"]) {
+    const [header, ...rows] = readFileSync(`/proc/sysvipc/${kind}`, "utf8").split("\n");
+    const cols = header!.trim().split(/\s+/);
+    for (const row of rows) {
+      const f = row.trim().split(/\s+/);
+      if (f.length >= cols.length && (Number(f[cols.indexOf("uid")]) === uid || Number(f[cols.indexOf("cuid")]) === uid)) out.push(`${kind}:${f[1]}`);
+    }
+  }
+  return out;
+}

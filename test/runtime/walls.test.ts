@@ -1,0 +1,97 @@
+/**
+ * Hostile agents, for real (docs/container-contract.md "Hostile agents"): each test performs the
+ * attack as the agent (model) or from the agent's tree during grading (sse-runner), and shows the
+ * grade stays the agent's and the grader unharmed. Fork bombs run under a small RLIMIT_NPROC.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { dropUsers, ensureUsers, ipcOf, liveThreadsOf, newRun, type RunDirs, runEntrypoint, shAgent, testUids } from "./harness.ts";
+
+let dirs: RunDirs | undefined;
+setDefaultTimeout(90_000);
+beforeAll(ensureUsers);
+afterAll(dropUsers);
+afterEach(() => dirs?.cleanup());
+
+/** A world-writable folder of the run for the attackers' notes. */
+function notes(d: RunDirs): string {
+  const dir = join(d.base, "notes");
+  mkdirSync(dir);
+  chmodSync(dir, 0o1777);
+  return dir;
+}
+
+/** perl: its own session (the group kill misses it), and a thread group whose leader exits (plain exit(2), not exit_group) while a thread keeps writing. */
+const zombieLeader = (beat: string) => `perl -MPOSIX -Mthreads -e 'POSIX::setsid(); threads->create(sub { while (1) { open my $f, ">>", "${beat}"; print $f "x"; close $f; select undef, undef, undef, 0.02 } })->detach; select undef, undef, undef, 0.2; syscall(60, 0)'`;
+
+/**
+ * The agent's change to the fixture's code: calc.sh (run by the PoC and the tests, as sse-runner)
+ * first runs attack.sh with `code`. Build recipes and tests would be set aside by grading.
+ */
+const fromCode = (code: string) =>
+  `printf '%s\\n' '${code.replaceAll("'", "'\\''")}' > attack.sh && { head -n 1 calc.sh; echo 'sh "$(dirname "$0")/../attack.sh"'; tail -n +2 calc.sh; } > calc.new && mv calc.new calc.sh`;
+
+const gradeOf = (r: { result: any }) => r.result.patch_result;
+
+describe("nothing of the agent survives its phase", () => {
+  test("a thread group with a zombie leader (as model) is killed at the end of the agent phase", async () => {
+    dirs = newRun();
+    const n = notes(dirs);
+    const r = await runEntrypoint(dirs, shAgent(`${zombieLeader(join(n, "beat"))} & sleep 1; grep -c x ${n}/beat >/dev/null; grep ^State /proc/$!/status > ${n}/state; exit 0`));
+    expect(readFileSync(join(n, "state"), "utf8")).toContain("Z (zombie)");
+    expect(readFileSync(join(n, "beat"), "utf8").length).toBeGreaterThan(0);
+    expect(gradeOf(r)).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, func_test_success: true, error_type: null });
+    expect(liveThreadsOf(testUids.model)).toEqual([]);
+  });
+
+  test("the same trick from the agent's code (as sse-runner) dies with its check; later checks are unharmed", async () => {
+    dirs = newRun();
+    const n = notes(dirs);
+    const r = await runEntrypoint(dirs, shAgent(fromCode(`${zombieLeader(join(n, "beat"))} >/dev/null 2>&1 & sleep 1; grep ^State /proc/$!/status > ${n}/state`)));
+    expect(readFileSync(join(n, "state"), "utf8")).toContain("Z (zombie)");
+    expect(gradeOf(r)).toMatchObject({ status: "failed", build_success: true, func_test_success: true, intent_test_success: false, error_type: null });
+    expect(gradeOf(r).checks.map((c: { check: string; status: string }) => `${c.check}:${c.status}`)).toEqual(["build:passed", "poc:failed", "function_test:passed", "intent_test:failed"]);
+    expect(liveThreadsOf(testUids.runner)).toEqual([]);
+  });
+});
+
+describe("the grader keeps working whatever the agent's code does", () => {
+  test("System V shared memory, semaphores and message queues of model and sse-runner are removed", async () => {
+    dirs = newRun();
+    const n = notes(dirs);
+    const make = (tag: string) => `perl -e 'use IPC::SysV qw(IPC_PRIVATE IPC_CREAT); my @ids = (shmget(IPC_PRIVATE, 1 << 20, IPC_CREAT | 0666), semget(IPC_PRIVATE, 1, IPC_CREAT | 0666), msgget(IPC_PRIVATE, IPC_CREAT | 0666)); die "ipc: $!" if grep { !defined } @ids; open my $f, ">", "${n}/${tag}"; print $f "@ids"'`;
+    const r = await runEntrypoint(dirs, shAgent(`${make("model")} && ${fromCode(make("runner"))}`));
+    expect(readFileSync(join(n, "model"), "utf8").split(" ")).toHaveLength(3);
+    expect(readFileSync(join(n, "runner"), "utf8").split(" ")).toHaveLength(3);
+    expect(gradeOf(r)).toMatchObject({ status: "failed", build_success: true, func_test_success: true });
+    expect(ipcOf(testUids.model)).toEqual([]);
+    expect(ipcOf(testUids.runner)).toEqual([]);
+    expect(readFileSync(join(dirs.results, "entrypoint.log"), "utf8")).toContain("Removed System V IPC objects");
+  });
+
+  test("a perl fork bomb (model, then sse-runner) stays under RLIMIT_NPROC; grading runs every check", async () => {
+    dirs = newRun({ env: { SSE_MODEL_NPROC: "24", SSE_RUNNER_NPROC: "24" } });
+    const n = notes(dirs);
+    // Forks sleepers until fork fails, notes how many and its limits, then forks for a second more.
+    const bomb = `exec perl -e 'my $n = 0; while (defined(my $p = fork)) { if (!$p) { sleep 1000; exit } $n++ } open my $l, "<", "/proc/self/limits"; open my $f, ">>", "${n}/$<"; print $f "$n ", grep { /^Max processes/ } <$l>; close $f; my $t = time + 1; while (time < $t) { fork }' >/dev/null 2>&1`;
+    const r = await runEntrypoint(dirs, shAgent(`${fromCode(bomb)} && ${bomb}`));
+    for (const uid of [testUids.model, testUids.runner]) {
+      // One line per time the bomb ran: forks that succeeded, then the limits line.
+      const runs = readFileSync(join(n, String(uid)), "utf8").trim().split("\n");
+      expect(Number(runs[0]!.split(" ")[0])).toBeGreaterThan(10); // the bomb did fill its share
+      for (const line of runs) {
+        expect(Number(line.split(" ")[0])).toBeLessThan(24);
+        expect(line).toMatch(/^\d+ Max processes\s+24\s+24\s/);
+      }
+    }
+    // Whether the bomb's leftovers made a check of the agent's own tree fail is the agent's
+    // business; the grader went on through every check, and a control run (if any) passed.
+    const p = gradeOf(r);
+    expect(p).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, intent_test_success: false, error_type: null });
+    expect(new Set(p.checks.map((c: { check: string }) => c.check))).toEqual(new Set(["build", "poc", "function_test", "intent_test"]));
+    for (const c of p.checks) if (c.tree === "original") expect(c.status).toBe("passed");
+    expect(liveThreadsOf(testUids.model)).toEqual([]);
+    expect(liveThreadsOf(testUids.runner)).toEqual([]);
+  });
+});
