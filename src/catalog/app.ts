@@ -28,12 +28,16 @@ export function etagMatches(ifNoneMatch: string, etag: string): boolean {
   return false;
 }
 
-function send(c: Context, res: Resource): Response {
-  const ifNoneMatch = c.req.header("if-none-match");
+/** A prepared resource as the answer to a GET/HEAD with this If-None-Match header (304 or 200). */
+export function respond(res: Resource, ifNoneMatch: string | null | undefined): Response {
   if (ifNoneMatch && etagMatches(ifNoneMatch, res.etag)) {
     return new Response(null, { status: 304, headers: res.notModifiedHeaders });
   }
   return new Response(res.body, { headers: res.headers });
+}
+
+function send(c: Context, res: Resource): Response {
+  return respond(res, c.req.header("if-none-match"));
 }
 
 /** A text answer whose headers carry its length, so HEAD (the GET's headers, no body) has it too. */

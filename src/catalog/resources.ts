@@ -81,14 +81,11 @@ function lockBody(lock: ImagesLock): string {
   });
 }
 
-/** Ids that are safe as literal Bun route paths (no `:`, `*`, `%`, `/`, …). */
-const PLAIN_ID = /^[A-Za-z0-9._-]+$/;
-
 /**
- * Every exact path with its resource, for the socket's native static routes (serve.ts). The Hono
+ * The fixed paths with their resources, for the socket's native static routes (serve.ts). The Hono
  * app answers the same paths (and everything else); this table is only a faster way to them.
  */
-export function exactPaths(r: CatalogResources): Map<string, Resource> {
+export function fixedPaths(r: CatalogResources): Map<string, Resource> {
   const paths = new Map<string, Resource>([
     ["/", r.index],
     ["/healthz", r.health],
@@ -96,11 +93,6 @@ export function exactPaths(r: CatalogResources): Map<string, Resource> {
     ["/manifest.json", r.manifest],
   ]);
   if (r.lock) paths.set("/images.lock.json", r.lock);
-  for (const [id, task] of r.byId) {
-    if (!PLAIN_ID.test(id)) continue;
-    paths.set(`/tasks/${id}`, task.detail);
-    paths.set(`/tasks/${id}/metadata`, task.metadata);
-  }
   return paths;
 }
 
