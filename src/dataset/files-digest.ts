@@ -5,11 +5,26 @@
  * character for character — JSON.stringify would keep non-ASCII raw and Array.sort would order
  * keys by UTF-16 units, both of which differ from Python.
  */
-import { createHash } from "node:crypto";
 import { pythonAsciiJsonString, sortByCodePoint } from "../formats/python-json.ts";
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * JSON.stringify's text when it is Python's: keys already in order (JSON.stringify follows
+ * Object.keys, so integer-like keys are covered too) and pure printable ASCII, where both encoders
+ * write the same escapes (`\"`, `\\`, `\n`…, `\u001f`). A generated manifest is always this case.
+ */
+function stringifiedIfCanonical(files: Record<string, string>): string | undefined {
+  const keys = Object.keys(files);
+  for (let i = 1; i < keys.length; i++) if (!((keys[i - 1] as string) < (keys[i] as string))) return undefined;
+  const text = JSON.stringify(files);
+  return PRINTABLE_ASCII.test(text) ? text : undefined;
+}
 
 /** `json.dumps(files, sort_keys=True, separators=(",", ":"))` */
 export function canonicalFilesJson(files: Record<string, string>): string {
+  const fast = stringifiedIfCanonical(files);
+  if (fast !== undefined) return fast;
   const parts = sortByCodePoint(Object.keys(files)).map(
     (key) => `${pythonAsciiJsonString(key)}:${pythonAsciiJsonString(files[key] as string)}`,
   );
@@ -18,5 +33,5 @@ export function canonicalFilesJson(files: Record<string, string>): string {
 
 /** SHA-256 (lower hex) of the canonical serialisation of a task's files map. */
 export function filesDigest(files: Record<string, string>): string {
-  return createHash("sha256").update(canonicalFilesJson(files), "utf8").digest("hex");
+  return new Bun.CryptoHasher("sha256").update(canonicalFilesJson(files)).digest("hex");
 }

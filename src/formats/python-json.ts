@@ -14,8 +14,12 @@ const SHORT_ESCAPES: Record<string, string> = {
   "\f": "\\f",
 };
 
+/** Printable ASCII other than `"` and `\\`: such text is its own JSON string literal. */
+const NEEDS_ESCAPING = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
+
 /** A JSON string literal as Python's ensure_ascii encoder writes it. */
 export function pythonAsciiJsonString(text: string): string {
+  if (!NEEDS_ESCAPING.test(text)) return `"${text}"`;
   let out = '"';
   // Iterating UTF-16 code units is what we want: astral characters come out as their surrogate
   // pair, each escaped, exactly like Python's encoder.

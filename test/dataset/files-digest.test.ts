@@ -28,6 +28,12 @@ describe("filesDigest", () => {
     expect(filesDigest(escapeHeavy)).toBe("7904f95520ab3aaa62a7dea88597d02064e8f3995bab95de9ec135fd32ce7c1b");
   });
 
+  test("maps already in order and plain ASCII (JSON.stringify's text) give Python's text too", () => {
+    expect(canonicalFilesJson({ "1": "x", "2": "y", 'a"\\\n\u0001': "z" })).toBe(String.raw`{"1":"x","2":"y","a\"\\\n\u0001":"z"}`);
+    expect(canonicalFilesJson({ "9": "a", "10": "b", a: "c" })).toBe(`{"10":"b","9":"a","a":"c"}`);
+    expect(canonicalFilesJson({ a: "x\u007f", b: "\u00e9" })).toBe(String.raw`{"a":"x\u007f","b":"\u00e9"}`);
+  });
+
   test("keys sort by code point, not by UTF-16 unit", () => {
     expect(sortByCodePoint(["\u{1F600}", "\ue000", "b", "B", "a/b", "a"])).toEqual(["B", "a", "a/b", "b", "\ue000", "\u{1F600}"]);
     expect(compareCodePoints("abc", "abc")).toBe(0);
