@@ -1,11 +1,13 @@
 /**
  * Compiles the two binaries into dist/. Usage: bun scripts/build.ts [--target bun-linux-arm64]
+ * First generates src/formats/compiled-validators.js (scripts/compile-validators.ts).
  *
  * Bytecode needs the ESM format (with CJS, Bun reports "Failed to generate bytecode" but still
  * succeeds and writes a binary that crashes at start), so every build is smoke-tested by running
  * it with --version before it is accepted.
  */
 import { parseArgs } from "node:util";
+import { writeCompiledValidators } from "./compile-validators.ts";
 
 const { values } = parseArgs({ options: { target: { type: "string" } } });
 const binaries = [
@@ -13,6 +15,8 @@ const binaries = [
   { entry: "src/ssebench-entrypoint.ts", name: "ssebench-entrypoint" },
 ];
 const outDir = values.target ? `dist/${values.target}` : "dist";
+// The formats' checkers, compiled from the arktype models before they are bundled (check.ts).
+await writeCompiledValidators();
 
 for (const { entry, name } of binaries) {
   const outfile = `${outDir}/${name}`;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { formatProblem } from "../formats/model-errors.ts";
 import type { DatasetInfo, TaskMetadata } from "../formats/manifest-types.ts";
 import { CONFIG_FILE, DATASET_FILE } from "../formats/patterns.ts";
-import { checkFormat } from "../formats/schemas.ts";
+import { checkDocument } from "../formats/check.ts";
 import { compareCodePoints } from "../formats/python-json.ts";
 import { datasetMessages as dm, reportMessages as rm, taskMessages as tm } from "./messages.ts";
 import { checkDockerfile } from "./task-dockerfile-checks.ts";
@@ -54,7 +54,7 @@ function loadDatasetInfo(dir: string, errors: string[]): DatasetInfo | undefined
     errors.push(dm.datasetFileUnreadable(read.cause));
     return undefined;
   }
-  const checked = checkFormat<DatasetInfo>("dataset", read.data, read.nonStringKeys);
+  const checked = checkDocument<DatasetInfo>("dataset", read.data, read.nonStringKeys);
   if (checked.ok) return checked.value;
   for (const p of checked.problems) errors.push(dm.datasetFileProblem(formatProblem(p)));
   return undefined;
@@ -66,7 +66,7 @@ function loadConfig(task: LoadedTask, stat: StatFn): void {
   if (!info) return void task.errors.push(tm.configMissing);
   const read = info.isFile() ? readYamlFile(path, { knownFile: true }) : readYamlFile(path);
   if (!read.ok) return void task.errors.push(tm.configUnreadable(read.cause));
-  const checked = checkFormat<TaskMetadata>("task", read.data, read.nonStringKeys);
+  const checked = checkDocument<TaskMetadata>("task", read.data, read.nonStringKeys);
   if (!checked.ok) {
     for (const p of checked.problems) task.errors.push(tm.configProblem(formatProblem(p)));
     return;

@@ -3,7 +3,7 @@
  * prints: `<where> is not a valid <noun>: <problem>`. Loads arktype lazily.
  */
 import { UserError } from "../errors.ts";
-import type { FormatName } from "./schemas.ts";
+import type { FormatName } from "./format-names.ts";
 
 const MAX_LISTED = 3;
 
@@ -25,10 +25,9 @@ export async function parseJsonFormat<T>(name: FormatName, noun: string, text: s
   } catch (error) {
     throw new UserError(`${where} is not a valid ${noun}: ${(error as Error).message}`);
   }
-  const { checkFormat, loadFormats } = await import("./schemas.ts");
-  await loadFormats(name);
+  const { checkDocument } = await import("./check.ts");
   const { formatProblem } = await import("./model-errors.ts");
-  const result = checkFormat<T>(name, data);
+  const result = checkDocument<T>(name, data);
   if (!result.ok) throw new UserError(`${where} is not a valid ${noun}: ${problemLine(result.problems.map(formatProblem))}`);
   return asWritten ? (data as T) : result.value;
 }

@@ -12,7 +12,9 @@ import { type ModelProblem, modelProblems, type NonStringKey } from "./model-err
 import { stripStrings } from "./strip.ts";
 import { taskConfigModel, taskConfigModels } from "./task-config.ts";
 
-export type FormatName = "task" | "dataset" | "manifest" | "images-lock" | "publication-record" | "model" | "model-script";
+import type { FormatName } from "./format-names.ts";
+
+export type { FormatName };
 
 interface Format {
   model: Type;
@@ -26,37 +28,42 @@ const formats: Partial<Record<FormatName, Format>> = {
   dataset: { model: datasetInfoModel as Type, models: datasetInfoModels },
 };
 
-const lazyFormats: Partial<Record<FormatName, () => Promise<Format>>> = {
-  manifest: async () => {
-    const m = await import("./manifest-model.ts");
+// Synchronous on purpose: check.ts falls back to these models on the spot, in a sync call.
+const lazyFormats: Partial<Record<FormatName, () => Format>> = {
+  manifest: () => {
+    const m = manifestModels();
     return { model: m.manifestModel as Type, models: [...m.manifestModels, ...taskConfigModels] };
   },
-  "images-lock": async () => {
-    const m = await import("./manifest-model.ts");
+  "images-lock": () => {
+    const m = manifestModels();
     return { model: m.imagesLockModel as Type, models: m.lockModels };
   },
-  model: async () => {
-    const m = await import("./model-config.ts");
+  model: () => {
+    const m = require("./model-config.ts") as typeof import("./model-config.ts");
     return { model: m.modelConfigModel as Type, models: m.modelConfigModels };
   },
-  "model-script": async () => {
-    const m = await import("./model-script.ts");
+  "model-script": () => {
+    const m = require("./model-script.ts") as typeof import("./model-script.ts");
     return { model: m.modelScriptModel as Type, models: m.modelScriptModels };
   },
-  "publication-record": async () => {
-    const m = await import("./manifest-model.ts");
+  "publication-record": () => {
+    const m = manifestModels();
     return { model: m.publicationRecordModel as Type, models: m.recordModels };
   },
 };
 
-/** Makes the named formats usable by checkFormat() and schemaOf() (task and dataset always are). */
+function manifestModels(): typeof import("./manifest-model.ts") {
+  return require("./manifest-model.ts");
+}
+
+/** Makes the named formats usable by schemaOf() (every format also loads on first use). */
 export async function loadFormats(...names: FormatName[]): Promise<void> {
-  for (const name of names) formats[name] ??= await (lazyFormats[name] as () => Promise<Format>)();
+  for (const name of names) formatOf(name);
 }
 
 function formatOf(name: FormatName): Format {
-  const format = formats[name];
-  if (!format) throw new Error(`format ${name} is not loaded: await loadFormats("${name}") first`);
+  const format = (formats[name] ??= lazyFormats[name]?.());
+  if (!format) throw new Error(`unknown format ${name}`);
   return format;
 }
 
@@ -110,7 +117,11 @@ function schemaItems(node: JsonSchema | undefined, root: JsonSchema): JsonSchema
   return resolve(node, root)?.items as JsonSchema | undefined;
 }
 
-/** Strips strings (as the reference models do: enumerated fields aside), validates, and orders keys in model order. */
+/**
+ * Strips strings (as the reference models do: enumerated fields aside), validates with the arktype
+ * model, and orders keys in model order; on invalid input, pydantic-style problems. check.ts's
+ * checkDocument() tries the compiled checker first and comes here for anything it does not accept.
+ */
 export function checkFormat<T>(name: FormatName, input: unknown, nonStringKeys: readonly NonStringKey[] = []): CheckResult<T> {
   const { model, models } = formatOf(name);
   const root = schemaOf(name);

@@ -51,3 +51,11 @@ export function stripStrings(value: unknown, root?: JsonSchema, node: JsonSchema
   }
   return value;
 }
+
+/** The UTF-16 code units pythonStrip() removes (all of them are single units, below U+3001). */
+export const PY_SPACE_CODES: ReadonlySet<number> = (() => {
+  const one = new RegExp(`^[${PY_SPACE}]$`);
+  const codes = new Set<number>();
+  for (let code = 0; code <= 0x3000; code++) if (one.test(String.fromCharCode(code))) codes.add(code);
+  return codes;
+})();

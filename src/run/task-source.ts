@@ -38,10 +38,10 @@ export async function loadTaskConfig(folder: string, id: string): Promise<TaskMe
     const { readYamlFile } = await import("../dataset/yaml-file.ts");
     const read = readYamlFile(file);
     if (!read.ok) throw new UserError(`${file}: ${read.cause}`);
-    const { checkFormat } = await import("../formats/schemas.ts");
+    const { checkDocument } = await import("../formats/check.ts");
     const { formatProblem } = await import("../formats/model-errors.ts");
     const { problemLine } = await import("../formats/parse-json-format.ts");
-    const checked = checkFormat<TaskMetadata>("task", read.data, read.nonStringKeys);
+    const checked = checkDocument<TaskMetadata>("task", read.data, read.nonStringKeys);
     if (!checked.ok) throw new UserError(`${file}: ${problemLine(checked.problems.map(formatProblem))}`);
     return checked.value;
   });

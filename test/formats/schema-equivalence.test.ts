@@ -5,20 +5,12 @@
  */
 import { describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
+import { validTaskConfig } from "./fixtures.ts";
 import { checkFormat, EXPORTED_SCHEMAS, loadFormats, schemaOf } from "../../src/formats/schemas.ts";
 
 await loadFormats(...EXPORTED_SCHEMAS.map((s) => s.name));
 
-const good = {
-  id: "demo-1",
-  project: "demo",
-  repository: "https://example.org/demo.git",
-  language: "go",
-  source: "/src/demo",
-  task_description: { issue: "It crashes." },
-  scripts: { build: "build.sh", run: "run.sh", test: "test.sh" },
-  files: { patch: "diffs/patch.diff", poc: ["pocs/poc.bin"] },
-};
+const good = validTaskConfig;
 
 const without = (key: keyof typeof good) => Object.fromEntries(Object.entries(good).filter(([k]) => k !== key));
 

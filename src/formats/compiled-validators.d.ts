@@ -1,0 +1,10 @@
+/**
+ * Types of compiled-validators.js, which scripts/compile-validators.ts generates at build time
+ * (ajv standalone code from the JSON Schemas the arktype models export). Not committed: build first.
+ */
+import type { CompiledFormat } from "./format-names.ts";
+
+/** True when the document satisfies the format's exported JSON Schema. */
+export const validators: Record<CompiledFormat, (data: unknown) => boolean>;
+/** The exported JSON Schemas without titles and descriptions, by format. */
+export const schemas: Record<CompiledFormat, { [key: string]: unknown }>;
