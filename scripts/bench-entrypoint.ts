@@ -47,6 +47,7 @@ const envFor = (i: number, work = d("work")): Record<string, string> => {
     SSE_PLUGINS_DIR: d("plugins"),
     SSE_SOURCE: d("src"),
     SSE_WORK: work,
+    SSE_TOOL_PORT: "0",
     TIMEOUT: "60",
   };
 };

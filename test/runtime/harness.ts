@@ -120,6 +120,8 @@ export function newRun(opts: { plugins?: PluginSpec[]; pluginsYaml?: string; env
     SSE_MODEL_USER: users.model,
     SSE_RUNNER_USER: users.runner,
     SSE_KILL_GRACE: "0.3",
+    // Any free port for the agent's tool API: suites on one machine would all want 3000.
+    SSE_TOOL_PORT: "0",
     SSE_API_KEY: "sk-test-secret",
     SSE_BASE_URL: "http://127.0.0.1:9/",
     SSE_MODEL_NAME: "test-model",
