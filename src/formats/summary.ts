@@ -8,6 +8,9 @@ import type { PatchResult, RuntimeResult } from "./result.ts";
 
 export type { PatchResult, RuntimeResult };
 
+/** The entrypoint's log of the agent's tool-API calls, in the run folder (one JSON object a line). */
+export const TOOL_CALLS = "tool-calls.jsonl";
+
 export interface Resources {
   /** docker run --cpus */
   cpus: number;
@@ -89,6 +92,8 @@ export interface Summary {
   /** model calls the gateway received for the run (refused ones included) */
   model_calls: number;
   tokens: TokenCounts;
+  /** calls of the agent's tool API (MCP test_patch and /sse/v1 routes, refused ones included): lines of tool-calls.jsonl */
+  tool_calls: number;
   run_id: string;
   /** UTC ISO time the CLI began the run */
   started_at: string;
@@ -113,6 +118,7 @@ export const SUMMARY_KEYS = [
   "spend",
   "model_calls",
   "tokens",
+  "tool_calls",
   "run_id",
   "started_at",
   "plugin_results",

@@ -6,11 +6,11 @@ import { join } from "node:path";
 import { describeCause } from "../errors.ts";
 import { PLUGIN_REPORT } from "../formats/plugins.ts";
 import { deriveStatus, emptyVerdicts } from "../formats/result.ts";
-import type { ContainerRecord, DiskUsage, PatchResult, PluginResult, RunConfig, RuntimeResult, Summary, TokenCounts } from "../formats/summary.ts";
+import { type ContainerRecord, type DiskUsage, type PatchResult, type PluginResult, type RunConfig, type RuntimeResult, type Summary, TOOL_CALLS, type TokenCounts } from "../formats/summary.ts";
 import { msg } from "./messages.ts";
 import { writeJsonAtomic } from "./results.ts";
 import { contradictions } from "./result-checks.ts";
-import { readRunFile } from "./safe-read.ts";
+import { countRunFileLines, readRunFile } from "./safe-read.ts";
 
 /** Caps of the host's reads from the run folder: result.json carries logs' tails, the plugin report a line per plugin. */
 export const RESULT_MAX_BYTES = 16 * 1024 * 1024;
@@ -182,6 +182,8 @@ export function recordRun(input: RecordInput): Summary {
     spend: input.model?.spend ?? 0,
     model_calls: input.model?.calls ?? 0,
     tokens: { ...(input.model?.tokens ?? { input: 0, output: 0, cache_read: 0, cache_write: 0 }) },
+    // Written by the entrypoint as root in the results folder, which the agent never reaches.
+    tool_calls: countRunFileLines(join(input.runDir, TOOL_CALLS)),
     run_id: input.runId,
     started_at: input.startedAt,
     plugin_results: input.plugins,

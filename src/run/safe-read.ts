@@ -8,6 +8,27 @@ import { spawn } from "node:child_process";
 
 export class UnsafeFile extends Error {}
 
+/** Lines (newline bytes) of a regular file, read in chunks; 0 when it is missing or not a regular file. */
+export function countRunFileLines(path: string): number {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch {
+    return 0;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return 0;
+    const buf = Buffer.alloc(1 << 20);
+    let lines = 0;
+    for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null)) {
+      for (let i = buf.indexOf(10, 0); i !== -1 && i < n; i = buf.indexOf(10, i + 1)) lines++;
+    }
+    return lines;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The text of a regular file of at most `maxBytes`; throws (UnsafeFile or the errno) otherwise. */
 export function readRunFile(path: string, maxBytes: number): string {
   let fd: number;

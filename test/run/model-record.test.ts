@@ -1,6 +1,6 @@
 /** summary.json's model fields and the reference's rule for an agent that never reached its model. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyVerdicts } from "../../src/formats/result.ts";
 import type { RunConfig } from "../../src/formats/summary.ts";
@@ -54,4 +54,30 @@ test("summary.json carries the gateway's spend, call count and tokens", () => {
   const written = JSON.parse(readFileSync(join(dir.path, "summary.json"), "utf8"));
   expect(written).toEqual(summary);
   expect([written.spend, written.model_calls, written.tokens]).toEqual([0.25, 3, tokens]);
+  expect(written.tool_calls).toBe(0); // no tool-calls.jsonl
+});
+
+test("summary.json counts the lines of tool-calls.jsonl; a symlink there is never followed", () => {
+  const run = (d: string) =>
+    recordRun({
+      runDir: d,
+      task: { id: "t" },
+      config: { agent: "a", model: "none" } as RunConfig,
+      result: failed(0),
+      plugins: [],
+      diskUsage: { run_dir_bytes: null, archive_bytes: null },
+      runId: "r",
+      startedAt: "2026-01-01T00:00:00.000Z",
+      container: { image: null, case_image: null, exit_code: 0, oom_killed: false, started_at: null, finished_at: null },
+      interrupted: null,
+      timings: {},
+    });
+  const a = join(dir.path, "calls");
+  mkdirSync(a);
+  writeFileSync(join(a, "tool-calls.jsonl"), '{"call":"test_patch"}\n{"call":"GET /sse/v1/diff"}\n{"call":"test_patch"}\n');
+  expect(run(a).tool_calls).toBe(3);
+  const b = join(dir.path, "linked");
+  mkdirSync(b);
+  symlinkSync(join(a, "tool-calls.jsonl"), join(b, "tool-calls.jsonl"));
+  expect(run(b).tool_calls).toBe(0);
 });

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { UserError } from "../../errors.ts";
+import { TOOL_CALLS } from "../../formats/summary.ts";
 import { clearLeftovers, SHARED_TMP } from "../lockdown.ts";
 import type { Prepared } from "../prepare.ts";
 import type { TaskConfig } from "../task.ts";
@@ -51,7 +52,7 @@ export function openToolApi(o: OpenOptions): OpenToolApi {
   const service = new ToolService({ ...o, work: join(o.work, "tool-api"), agentLogs: join(o.work, "tool-logs") });
   let api: ToolApi;
   try {
-    api = startToolApi({ service, level: o.level, port: o.port, taskFile: o.taskFile, callsFile: join(o.results, "tool-calls.jsonl") });
+    api = startToolApi({ service, level: o.level, port: o.port, taskFile: o.taskFile, callsFile: join(o.results, TOOL_CALLS) });
   } catch (e) {
     throw new UserError(toolMsg.cannotListen(o.port, e instanceof Error ? e.message : String(e)));
   }
