@@ -20,7 +20,11 @@ export class OrderedMap {
  * json.dumps with ensure_ascii=False, and ours) put them. JSON.stringify writes strings the same way.
  */
 export class RawJson {
-  constructor(readonly value: unknown) {}
+  /** `text`, when given, is the value's JSON as written in the file (compacted), sent as is. */
+  constructor(
+    readonly value: unknown,
+    readonly text?: string,
+  ) {}
 
   toJSON(): unknown {
     return this.value;
@@ -37,7 +41,7 @@ function encode(value: unknown): string {
   if (typeof value === "string") return encodeString(value);
   if (value === null || value === undefined) return "null";
   if (Array.isArray(value)) return `[${value.map(encode).join(",")}]`;
-  if (value instanceof RawJson) return JSON.stringify(value.value) ?? "null";
+  if (value instanceof RawJson) return value.text ?? JSON.stringify(value.value) ?? "null";
   if (value instanceof OrderedMap) {
     return `{${value.entries.map(([k, v]) => `${encodeString(k)}:${encode(v)}`).join(",")}}`;
   }

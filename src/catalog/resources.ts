@@ -7,13 +7,15 @@ import { createHash } from "node:crypto";
 import { compareCodePoints } from "../formats/python-json.ts";
 import { goJson, OrderedMap, RawJson } from "./go-json.ts";
 import { caseImageRef, type CaseImageRef, normaliseRegistry, sortedFiles, taskDetail, taskSummary } from "./image-refs.ts";
-import type { ImagesLock, Manifest } from "../formats/manifest-types.ts";
+import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest-types.ts";
 import { renderIndexPage } from "./index-page.ts";
 
 export interface CatalogData {
   manifest: Manifest;
   lock?: ImagesLock;
   registry: string;
+  /** each task's metadata as written in the manifest file (compacted), served byte for byte */
+  metadataText?: ReadonlyMap<ManifestTask, string>;
 }
 
 export interface Resource {
@@ -52,7 +54,7 @@ export interface CatalogResources {
 }
 
 /** `/manifest.json`: the manifest as loaded, compact, base/image unprefixed, tasks in file order. */
-function manifestBody(manifest: Manifest): string {
+function manifestBody(manifest: Manifest, raw: (task: ManifestTask) => RawJson): string {
   return goJson({
     dataset: manifest.dataset,
     version: manifest.version,
@@ -67,7 +69,7 @@ function manifestBody(manifest: Manifest): string {
       arch: t.arch,
       checks: t.checks,
       files: sortedFiles(t.files),
-      metadata: new RawJson(t.metadata),
+      metadata: raw(t),
     })),
   });
 }
@@ -96,23 +98,24 @@ export function fixedPaths(r: CatalogResources): Map<string, Resource> {
   return paths;
 }
 
-export function buildResources({ manifest, lock, registry: given }: CatalogData): CatalogResources {
+export function buildResources({ manifest, lock, registry: given, metadataText }: CatalogData): CatalogResources {
   const registry = normaliseRegistry(given);
+  const raw = (task: ManifestTask) => new RawJson(task.metadata, metadataText?.get(task));
   const sorted = [...manifest.tasks].sort((a, b) => compareCodePoints(a.id, b.id));
   const images = new Map<string, CaseImageRef>(sorted.map((t) => [t.id, caseImageRef(manifest, t, lock, registry)]));
   const summaries = sorted.map((t) => taskSummary(t, images.get(t.id) as CaseImageRef, registry));
   const byId = new Map<string, TaskResources>();
   for (const task of sorted) {
     byId.set(task.id, {
-      detail: resource(goJson({ ...taskDetail(task, images.get(task.id) as CaseImageRef, registry), metadata: new RawJson(task.metadata) }), JSON_TYPE),
-      metadata: resource(goJson(new RawJson(task.metadata)), JSON_TYPE),
+      detail: resource(goJson({ ...taskDetail(task, images.get(task.id) as CaseImageRef, registry), metadata: raw(task) }), JSON_TYPE),
+      metadata: resource(goJson(raw(task)), JSON_TYPE),
     });
   }
   const pinned = [...images.values()].filter((i) => i.pinned).length;
   return {
     tasks: resource(goJson(summaries), JSON_TYPE),
     byId,
-    manifest: resource(manifestBody(manifest), JSON_TYPE),
+    manifest: resource(manifestBody(manifest, raw), JSON_TYPE),
     lock: lock ? resource(lockBody(lock), JSON_TYPE) : undefined,
     index: resource(renderIndexPage(manifest, summaries, images, Boolean(lock)), "text/html; charset=utf-8"),
     health: resource(

@@ -6,7 +6,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describeCause, ExitCode, UserError } from "../errors.ts";
-import type { ImagesLock, Manifest } from "../formats/manifest-types.ts";
+import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest-types.ts";
 import { createCatalogApp, respond } from "./app.ts";
 import { DEFAULT_REGISTRY } from "./image-refs.ts";
 import { messages } from "./messages.ts";
@@ -67,6 +67,8 @@ export interface ServedCatalog {
   manifest: Manifest;
   lock?: ImagesLock;
   source: string;
+  /** each task's metadata as written in the file (see raw-metadata.ts) */
+  metadataText?: Map<ManifestTask, string>;
 }
 
 async function readOrFail(path: string, cannotRead: (loc: string, cause: string) => string): Promise<string> {
@@ -82,6 +84,7 @@ export async function loadServedCatalog(options: Pick<ServeOptions, "manifest" |
   let source: string;
   let lockPath = options.lock;
   let lock: ImagesLock | undefined;
+  let metadataText: Map<ManifestTask, string> | undefined;
   if (options.manifest === undefined) {
     const builtIn = (await import("./embedded.ts")).embeddedCatalog();
     ({ manifest, lock } = builtIn);
@@ -90,14 +93,17 @@ export async function loadServedCatalog(options: Pick<ServeOptions, "manifest" |
     const isDir = (await stat(options.manifest).catch(() => undefined))?.isDirectory();
     source = isDir ? join(options.manifest, "manifest.json") : options.manifest;
     // Served as written: the reference passes metadata (and every other value) through untouched.
-    manifest = await parseManifest(await readOrFail(source, messages.cannotReadCatalog), source, { asWritten: true });
+    const text = await readOrFail(source, messages.cannotReadCatalog);
+    manifest = await parseManifest(text, source, { asWritten: true });
+    const texts = (await import("./raw-metadata.ts")).metadataTexts(text);
+    metadataText = new Map(manifest.tasks.flatMap((task, i) => (texts[i] === undefined ? [] : [[task, texts[i] as string] as const])));
     const beside = join(dirname(source), "images.lock.json");
     if (lockPath === undefined && (await stat(beside).catch(() => undefined))?.isFile()) lockPath = beside;
   }
   if (lockPath !== undefined) {
     lock = await parseImagesLock(await readOrFail(lockPath, messages.cannotReadLock), lockPath);
   }
-  return { manifest, lock, source };
+  return { manifest, lock, source, metadataText };
 }
 
 function staticResponse(res: Resource): Response {
@@ -205,7 +211,7 @@ export async function serveCatalog(options: ServeOptions, log: Logger): Promise<
       log.info(messages.stopping(early));
       return 0;
     }
-    const data = { manifest: catalog.manifest, lock: catalog.lock, registry: options.registry };
+    const data = { manifest: catalog.manifest, lock: catalog.lock, registry: options.registry, metadataText: catalog.metadataText };
     resources = buildResources(data);
     const app = createCatalogApp(data, resources);
     try {

@@ -5,6 +5,7 @@
  * front) records its key order under `KEY_ORDER`. Everything that prints, hashes or templates
  * values goes through python.ts, which knows these; validators get `toPlain()` copies.
  */
+import { JsonScanner } from "../formats/json-scan.ts";
 
 /** A Python float whose value JS would show as an int. */
 export class PyFloat {
@@ -101,65 +102,31 @@ export function parseJsonLossless(text: string): unknown {
 }
 
 /**
- * Restores the key order of objects with integer-like keys by scanning the text for each object's
- * keys. JSON.parse has already checked the syntax, so a small tokenizer suffices.
+ * Restores the key order of objects with integer-like keys from the text. The parsed value differs
+ * in shape from the text only where a key was repeated (JSON.parse keeps the last one).
  */
 function reorderJson(value: unknown, text: string): unknown {
-  let i = 0;
-  const skipSpace = () => {
-    while (i < text.length && /\s/.test(text[i] as string)) i++;
-  };
-  const readString = (): string => {
-    const start = i;
-    i++;
-    while (text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
-    i++;
-    return JSON.parse(text.slice(start, i)) as string;
-  };
+  const scan = new JsonScanner(text);
   const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-  // Walks the text of one value alongside the parsed value (which may differ in shape only where
-  // a key was repeated: JSON.parse keeps the last one); returns it with key orders recorded.
   const walk = (node: unknown): unknown => {
-    skipSpace();
-    const c = text[i];
-    if (c === "{") {
-      i++;
+    const kind = scan.peek();
+    if (kind === "{") {
       const record = isRecord(node) ? node : undefined;
       const keys: string[] = [];
-      for (;;) {
-        skipSpace();
-        if (text[i] === "}") break;
-        const key = readString();
-        skipSpace();
-        i++; // ':'
+      scan.object((key) => {
         const child = walk(record?.[key]);
-        if (record && !keys.includes(key)) {
-          record[key] = child;
-          keys.push(key);
-        }
-        skipSpace();
-        if (text[i] === ",") i++;
-      }
-      i++;
+        if (!record || keys.includes(key)) return;
+        record[key] = child;
+        keys.push(key);
+      });
       if (record) keepOrder(record, keys);
-      return node;
-    }
-    if (c === "[") {
-      i++;
+    } else if (kind === "[") {
       const list = Array.isArray(node) ? node : undefined;
-      for (let n = 0; ; n++) {
-        skipSpace();
-        if (text[i] === "]") break;
+      scan.array((n) => {
         const child = walk(list?.[n]);
         if (list) list[n] = child;
-        skipSpace();
-        if (text[i] === ",") i++;
-      }
-      i++;
-      return node;
-    }
-    if (c === '"') readString();
-    else while (i < text.length && !/[\s,\]}]/.test(text[i] as string)) i++;
+      });
+    } else scan.skip();
     return node;
   };
   return walk(value);

@@ -259,16 +259,18 @@ describe("catalog serve publishes the manifest as written (the reference passes 
     repository: " https://example.org/ws ",
     language: "go",
     source: "/src",
-    task_description: { issue: " x " },
+    task_description: { issue: " café " },
     scripts: {},
     files: {},
   };
   const entry = { id: "ws-1", language: "go", project: " ws\u2028", repository: "https://example.org/ws", base: "b:1", image: "case/demo/ws-1", arch: ["amd64"], checks: [], metadata };
-  const metadataBytes = '{"project":"\u00a0ws\u2028","id":"ws-1","repository":" https://example.org/ws ","language":"go","source":"/src","task_description":{"issue":" x "},"scripts":{},"files":{}}';
+  // Go compacts json.RawMessage bytes: the escapes (`\/`, `\u00e9`) stay as written in the file.
+  const metadataBytes = '{"project":"\u00a0ws\u2028","id":"ws-1","repository":" https://example.org/ws ","language":"go","source":"\\/src","task_description":{"issue":" caf\\u00e9 "},"scripts":{},"files":{}}';
 
   test("/tasks/{id}/metadata, /tasks/{id}, /tasks and /manifest.json keep every string and key order", async () => {
     const asWritten = `${tmp.path}/as-written`;
-    await writeCatalogFiles(asWritten, { manifest: JSON.stringify({ dataset: "demo", version: "demo-v1", tasks: [entry] }, null, 2), lock: null });
+    const written = JSON.stringify({ dataset: "demo", version: "demo-v1", tasks: [entry] }, null, 2).replace('"/src"', '"\\/src"').replace("café", "caf\\u00e9");
+    await writeCatalogFiles(asWritten, { manifest: written, lock: null });
     const s = await startServer(["--manifest", asWritten, "--registry", "reg"]);
     const body = async (path: string) => (await fetch(s.url + path)).text();
     const summary = '{"id":"ws-1","language":"go","project":" ws\\u2028","repository":"https://example.org/ws","base":"reg/b:1","image":"reg/case/demo/ws-1:demo-v1","arch":["amd64"],"checks":[]';
