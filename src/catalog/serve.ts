@@ -157,7 +157,8 @@ export function socketRoutes(resources: CatalogResources, fetch: (request: Reque
   const taskRoute = (pick: (task: TaskResources) => Resource): TaskHandler => {
     return (request) => {
       const task = resources.byId.get(request.params.id ?? "");
-      return task ? respond(pick(task), request.headers.get("if-none-match")) : handle(request);
+      if (!task || request.headers.get("host")?.includes(",")) return handle(request);
+      return respond(pick(task), request.headers.get("if-none-match"));
     };
   };
   const detail = taskRoute((task) => task.detail);

@@ -120,10 +120,11 @@ describe("catalog serve over a socket", () => {
   });
 
   test("two Host headers are 400 (RFC 9112 §3.2), with Go's body", async () => {
-    const res = await rawRequest(server.url, "GET /tasks/nope HTTP/1.1", ["Host: other.example"]);
-    expect(res.status).toBe(400);
-    expect(res.body).toBe("400 Bad Request: too many Host headers");
-    expect(res.head.split("\r\n")).toContain("Connection: close");
+    for (const path of ["/tasks/nope", "/tasks/Alpha-2", "/tasks/zeta-1/metadata", "/nope"]) {
+      const res = await rawRequest(server.url, `GET ${path} HTTP/1.1`, ["Host: other.example"]);
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: "400 Bad Request: too many Host headers" });
+      expect(res.head.split("\r\n")).toContain("Connection: close");
+    }
   });
 
   test("hostile raw paths: never a 500, never a file", async () => {
