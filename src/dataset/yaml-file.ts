@@ -111,11 +111,17 @@ function unhashableKeyOffset(doc: Document): number | undefined {
   return offset;
 }
 
-/** Python's view of a non-string key scalar: an int stays a number (a location shows it as `[1]`). */
+/**
+ * A non-string key as pydantic's location shows it: an int (a bool counts as one: `yes` is 1) stays
+ * a number (`[1]`), anything else is its str() or, for a date, its repr().
+ */
 function pythonKey(value: unknown, source: string): number | string {
+  if (typeof value === "boolean") return value ? 1 : 0;
   if (typeof value === "number" && Number.isInteger(value)) return value;
-  if (typeof value === "boolean") return value ? "[True]" : "[False]";
   if (value === null) return "None";
+  if (value instanceof Date && /^\d{4}-\d{2}-\d{2}$/.test(source)) {
+    return `datetime.date(${value.getUTCFullYear()}, ${value.getUTCMonth() + 1}, ${value.getUTCDate()})`;
+  }
   return typeof value === "number" ? String(value) : source;
 }
 
@@ -156,7 +162,7 @@ export function parseYamlTextFully(text: string): YamlResult {
     // The yaml package's text here names its own API; say what PyYAML says.
     return { ok: false, cause: error.code === "MULTIPLE_DOCS" ? first.replace(/^.*? at line/, "expected a single document in the stream at line") : first };
   }
-  const tag = unknownTag(doc);
+  const tag = unknownTag(doc, text);
   if (tag) return { ok: false, cause: `${noConstructorMessage(tag.tag)} at ${lineColumn(text, tag.offset)}` };
   const unhashable = unhashableKeyOffset(doc);
   if (unhashable !== undefined) return { ok: false, cause: `found unhashable key at ${lineColumn(text, unhashable)}` };
