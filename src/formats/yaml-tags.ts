@@ -9,19 +9,25 @@ import type { Document } from "yaml";
 export interface UnknownTag {
   /** the tag as PyYAML names it: `!custom`, `tag:yaml.org,2002:python/object:os.system` */
   tag: string;
-  /** offset of the tag in the text */
+  /** offset in the text where PyYAML's node starts (the tag, or an anchor before it) */
   offset: number;
 }
 
 // With prettyErrors the yaml package appends ` at line L, column C:` and an excerpt.
 const UNRESOLVED = /^Unresolved tag: (.*?)(?: at line \d+, column \d+:[\s\S]*)?$/;
 
-/** The first tag of the document that safe_load has no constructor for, if any. */
-export function unknownTag(doc: Document): UnknownTag | undefined {
+/** Where PyYAML's node starts for a tag at `offset`: at an anchor written before the tag. */
+function nodeStart(text: string, offset: number): number {
+  const anchor = /&[^\s,[\]{}]+[ \t]+$/.exec(text.slice(0, offset));
+  return anchor ? anchor.index : offset;
+}
+
+/** The first tag of the document (parsed from `text`) that safe_load has no constructor for. */
+export function unknownTag(doc: Document, text: string): UnknownTag | undefined {
   for (const warning of doc.warnings) {
     if (warning.code !== "TAG_RESOLVE_FAILED") continue;
     const tag = UNRESOLVED.exec(warning.message)?.[1] ?? warning.message;
-    return { tag, offset: warning.pos[0] };
+    return { tag, offset: nodeStart(text, warning.pos[0]) };
   }
   return undefined;
 }

@@ -109,7 +109,7 @@ export function parseYaml(file: string, text: string): YamlFile {
     const message = first.message.split("\n")[0]?.replace(/ at line \d+, column \d+.*$/, "");
     throw new UserError(`${position(first.pos[0])}: YAML: ${message}`);
   }
-  const tag = unknownTag(doc);
+  const tag = unknownTag(doc, text);
   if (tag) throw new UserError(`${position(tag.offset)}: YAML: ${noConstructorMessage(tag.tag)}`);
   let value: unknown;
   try {

@@ -61,6 +61,8 @@ describe("YAML 1.1 scalars as PyYAML reads them", () => {
     expect(thrown("- !!python/object:os.system {}\n")).toBe(
       "t.yaml:1:3: YAML: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object:os.system'",
     );
+    // PyYAML's node starts at an anchor written before the tag (line 1, column 4 here).
+    expect(thrown("a: &x !foo [1]\n")).toBe("t.yaml:1:4: YAML: could not determine a constructor for the tag '!foo'");
     // The standard tags still load.
     expect(parseYaml("t.yaml", "a: !!str 1\nb: !!int '2'\nc: !!set {x}\n").value).toEqual({ a: "1", b: 2, c: new Set(["x"]) });
   });
