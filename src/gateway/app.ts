@@ -155,6 +155,8 @@ async function handle(lookup: KeyLookup, route: Route, incoming: Request): Promi
   const call: Call = { run, route, path, stream: body.stream === true, started: performance.now(), time: new Date().toISOString(), stripped: [], request: raw };
   if (run.totals.spend >= run.budget) {
     const refused = providerError(wireOfErrors, 400, msg.budgetSpent(run.totals.spend, run.budget), "budget_exceeded");
+    // Not kept: refused calls cost nothing, so their bodies could fill the disk for free.
+    call.request = undefined;
     record(call, 400, noUsage(), { error: "budget exhausted" });
     return refused;
   }

@@ -13,6 +13,8 @@ import type { Usage } from "./usage.ts";
 
 export const LEDGER_FILE = "model-calls.jsonl";
 export const TRANSCRIPT_DIR = "model-calls";
+/** Bodies kept per run (before compression): an agent must not fill the host's disk with requests. */
+export const TRANSCRIPT_CAP_BYTES = 1024 ** 3;
 
 export interface LedgerEntry {
   seq: number;
@@ -51,13 +53,19 @@ export class Ledger {
   private readonly transcripts: string;
   private tail: Promise<void> = Promise.resolve();
   private madeDir = false;
+  private bodyBytes = 0;
   failures = 0;
   constructor(readonly dir: string) {
     this.transcripts = join(dir, TRANSCRIPT_DIR);
   }
 
-  write(entry: LedgerEntry, request: Uint8Array | undefined, response: Uint8Array | undefined): void {
+  write(entry: LedgerEntry, req: Uint8Array | undefined, res: Uint8Array | undefined): void {
     const line = `${JSON.stringify(entry)}\n`;
+    const size = (req?.length ?? 0) + (res?.length ?? 0);
+    const keep = this.bodyBytes + size <= TRANSCRIPT_CAP_BYTES;
+    if (keep) this.bodyBytes += size;
+    const request = keep ? req : undefined;
+    const response = keep ? res : undefined;
     const bodies = [request && gzipAsync(request), response && gzipAsync(response)] as const;
     this.tail = this.tail
       .then(async () => {

@@ -55,6 +55,7 @@ describe.skipIf(!E2E)(`ssebench run with a model on a real engine${SKIP_REASON}`
     expect(first).toContain('"tool_calls"');
     expect(readFileSync(join(runDir, "archive", "call-2.txt"), "utf8")).toContain("data: [DONE]");
     expect(readFileSync(join(runDir, "archive", "key-in-env.txt"), "utf8").trim()).toBe("1");
+    expect(readFileSync(join(runDir, "archive", "key-file.txt"), "utf8")).toContain("denied");
 
     const id = docker(["ps", "-a", "-q", "--filter", "label=ssebench.run-id=model-1"]);
     expect(id).not.toBe("");

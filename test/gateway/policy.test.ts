@@ -5,6 +5,8 @@
  * that goes away mid-stream stops the upstream's stream.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { ModelConfig } from "../../src/formats/model-config.ts";
 import { msg } from "../../src/gateway/messages.ts";
 import { type ScriptedStats, scriptedUpstream, serveScripted } from "../../src/gateway/scripted/provider.ts";
@@ -45,6 +47,8 @@ describe("keys and budgets", () => {
     expect(gw.run.totals.spend).toBe(spent);
     expect(gw.run.totals.answered).toBe(1);
     expect((await gw.ledger()).map((e) => [e.status, e.cost > 0])).toEqual([[200, true], [400, false], [400, false]]);
+    // Refused calls keep no bodies (they cost nothing, so they could fill the disk for free).
+    expect(["1.request.json.gz", "2.request.json.gz", "2.response.gz"].map((f) => existsSync(join(gw.dir, "model-calls", f)))).toEqual([true, false, false]);
   });
 });
 
