@@ -1,6 +1,6 @@
 /**
  * The agent's tool API for real: the compiled entrypoint as root, the agent as a real uid calling
- * MCP and HTTP on 127.0.0.1 (test/agents/tool-agent.sh), checks run as sse-runner.
+ * MCP and HTTP on 127.0.0.1 (test/e2e/fixtures/tool-agent/tool-agent.sh), checks run as sse-runner.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -14,7 +14,7 @@ afterAll(dropUsers);
 let dirs: RunDirs | undefined;
 afterEach(() => dirs?.cleanup());
 
-const agent = join(repoRoot, "test/agents/tool-agent.sh");
+const agent = join(repoRoot, "test/e2e/fixtures/tool-agent/tool-agent.sh");
 const CHECKS = ["build", "poc", "function_test", "intent_test"] as const;
 const POC_TEXT = "aaaaaaaaaaaaaaaaaaaa";
 
