@@ -159,6 +159,34 @@ describe("difficulty levels", () => {
     expect(calls[0].checks).toEqual(["build", "build-original"]);
   });
 
+  test("a failure of the environment says so and is not blamed on the patch", async () => {
+    // The build fails on the original tree too (a tool the image lacks).
+    const { replies: r, calls } = await withAgent("2", ["mcp", "POST:/sse/v1/check/build"], {
+      prepare: (d) => Bun.spawnSync(["sh", "-c", `sed -i 's/^set -e$/set -e; no-such-compiler --version/' ${d.taskRoot}/scripts/build.sh`]),
+    });
+    expect(mcpText(r)).toBe(
+      "An internal testing failure occurred. Your patch is not responsible for this failure.\n\nThe build fails without your change too: the environment cannot run this check.",
+    );
+    const build = byName(r, "POST_sse_v1_check_build");
+    expect(build.status).toBe(500);
+    expect(JSON.parse(build.body).stderr).toBe("The build fails without your change too: the environment cannot run this check.");
+    expect(calls.map((c) => c.outcome)).toEqual(["infra", "infra"]);
+    expect(calls[0].checks).toEqual(["build", "build-original"]);
+  });
+
+  test("a check over SSE_CHECK_TIMEOUT fails with the time limit named", async () => {
+    // The build takes 30 s on the agent's tree (it added a marker), not on the original one.
+    const { replies: r } = await withAgent("3", ["sh:echo '# SLOW' >> calc.sh", "mcp"], {
+      env: { SSE_CHECK_TIMEOUT: "1" },
+      prepare: (d) => Bun.spawnSync(["sh", "-c", `sed -i 's/^set -e$/set -e; if grep -q SLOW calc.sh; then sleep 30; fi/' ${d.taskRoot}/scripts/build.sh`]),
+    });
+    const text = mcpText(r);
+    expect(text).toStartWith(
+      "test_patch result: FAILED. The project failed to build. Please reassess the correctness of your patch.\n\nChecks:\n- build: FAILED (stopped at the time limit of 1 s)\n\n",
+    );
+    expect(text).toEndWith("[ssebench: the check was stopped at its time limit of 1 s]");
+  });
+
   test("an invalid SSE_DIFFICULTY stops the run before the agent starts, with one line", async () => {
     for (const bad of ["5", "two", "", "-1", "2.0"]) {
       dirs?.cleanup();
