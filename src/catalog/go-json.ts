@@ -6,11 +6,33 @@
  * whatever their insertion order, so maps are passed as `OrderedMap` entries to keep Go's order.
  */
 export class OrderedMap {
-  constructor(readonly entries: readonly (readonly [string, unknown])[]) {}
+  #entries: readonly (readonly [string, unknown])[] | undefined;
+
+  constructor(
+    entries: readonly (readonly [string, unknown])[] | undefined,
+    /** plain JSON data whose own keys are already in the wanted order (see inOrder) */
+    readonly inOrder?: Readonly<Record<string, unknown>>,
+  ) {
+    this.#entries = entries;
+  }
+
+  /**
+   * A map of plain JSON data (no OrderedMap or RawJson inside) whose Object.keys are already in
+   * the wanted order: JSON.stringify writes exactly that order, so it is encoded natively, without
+   * a walk in JS (a 10,000-task catalog has 600,000 such entries).
+   */
+  static ofOrderedObject(object: Readonly<Record<string, unknown>>): OrderedMap {
+    return new OrderedMap(undefined, object);
+  }
+
+  get entries(): readonly (readonly [string, unknown])[] {
+    this.#entries ??= Object.entries(this.inOrder ?? {});
+    return this.#entries;
+  }
 
   /** For JSON.stringify (pretty CLI output), where the exact key order does not matter. */
   toJSON(): Record<string, unknown> {
-    return Object.fromEntries(this.entries);
+    return this.inOrder ?? Object.fromEntries(this.entries);
   }
 }
 
@@ -31,18 +53,31 @@ export class RawJson {
   }
 }
 
-const LINE_SEPARATORS = /[\u2028\u2029]/g;
+/** JSON text already encoded as Go writes it (a part shared by several bodies, encoded once). */
+export class EncodedJson {
+  constructor(readonly text: string) {}
+}
+
+const LINE_SEPARATORS = /[\u2028\u2029]/;
+const LINE_SEPARATORS_ALL = /[\u2028\u2029]/g;
+
+/** JSON text with U+2028/U+2029 escaped as Go escapes them (they only occur inside strings). */
+function escapeLineSeparators(json: string): string {
+  return LINE_SEPARATORS.test(json) ? json.replace(LINE_SEPARATORS_ALL, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029")) : json;
+}
 
 function encodeString(text: string): string {
-  return JSON.stringify(text).replace(LINE_SEPARATORS, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+  return escapeLineSeparators(JSON.stringify(text));
 }
 
 function encode(value: unknown): string {
   if (typeof value === "string") return encodeString(value);
   if (value === null || value === undefined) return "null";
   if (Array.isArray(value)) return `[${value.map(encode).join(",")}]`;
+  if (value instanceof EncodedJson) return value.text;
   if (value instanceof RawJson) return value.text ?? JSON.stringify(value.value) ?? "null";
   if (value instanceof OrderedMap) {
+    if (value.inOrder) return escapeLineSeparators(JSON.stringify(value.inOrder));
     return `{${value.entries.map(([k, v]) => `${encodeString(k)}:${encode(v)}`).join(",")}}`;
   }
   if (typeof value === "object") {

@@ -80,8 +80,13 @@ export function taskSummary(task: ManifestTask, image: CaseImageRef, registry: s
 
 /** The files map in Go's encoding order (sorted keys); undefined when empty, as Go's omitempty. */
 export function sortedFiles(files: Record<string, string> | null | undefined): OrderedMap | undefined {
-  const keys = Object.keys(files ?? {}).sort(compareCodePoints);
-  return keys.length === 0 ? undefined : new OrderedMap(keys.map((k) => [k, files?.[k]]));
+  const keys = Object.keys(files ?? {});
+  if (keys.length === 0 || !files) return undefined;
+  // Generated manifests list files in order already: then the map itself is what Go writes.
+  let inOrder = true;
+  for (let i = 1; i < keys.length && inOrder; i++) inOrder = compareCodePoints(keys[i - 1] as string, keys[i] as string) < 0;
+  if (inOrder) return OrderedMap.ofOrderedObject(files);
+  return new OrderedMap(keys.sort(compareCodePoints).map((k) => [k, files[k]]));
 }
 
 /** A task as `GET /tasks/{id}` returns it: the summary plus files and metadata. */

@@ -3,10 +3,9 @@
  * and headers, so a request costs a map lookup (hashing every body per request, as Hono's etag
  * middleware does, halves the throughput).
  */
-import { createHash } from "node:crypto";
 import { compareCodePoints } from "../formats/python-json.ts";
-import { goJson, OrderedMap, RawJson } from "./go-json.ts";
-import { caseImageRef, type CaseImageRef, normaliseRegistry, sortedFiles, taskDetail, taskSummary } from "./image-refs.ts";
+import { EncodedJson, goJson, OrderedMap, RawJson } from "./go-json.ts";
+import { caseImageRef, type CaseImageRef, normaliseRegistry, sortedFiles, taskSummary } from "./image-refs.ts";
 import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest-types.ts";
 import { renderIndexPage } from "./index-page.ts";
 
@@ -31,7 +30,7 @@ const JSON_TYPE = "application/json";
 
 export function resource(text: string, type: string, cacheControl = CACHE_CONTROL): Resource {
   const body = new TextEncoder().encode(text);
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  const etag = `"${new Bun.CryptoHasher("sha256").update(body).digest("base64url").slice(0, 27)}"`;
   const notModifiedHeaders = { etag, "cache-control": cacheControl };
   // An explicit length: a HEAD answered through the app (the GET's headers, no body) keeps it.
   const headers = { "content-type": type, "content-length": String(body.length), ...notModifiedHeaders };
@@ -53,24 +52,28 @@ export interface CatalogResources {
   pinned: number;
 }
 
+/** A task's files map and metadata, encoded once for its detail, its metadata and /manifest.json. */
+interface EncodedParts {
+  files?: EncodedJson;
+  metadata: EncodedJson;
+}
+
+function encodeParts(task: ManifestTask, metadata: RawJson): EncodedParts {
+  const files = sortedFiles(task.files);
+  return { files: files && new EncodedJson(goJson(files).slice(0, -1)), metadata: new EncodedJson(goJson(metadata).slice(0, -1)) };
+}
+
 /** `/manifest.json`: the manifest as loaded, compact, base/image unprefixed, tasks in file order. */
-function manifestBody(manifest: Manifest, raw: (task: ManifestTask) => RawJson): string {
+function manifestBody(manifest: Manifest, parts: Map<ManifestTask, EncodedParts>): string {
   return goJson({
     dataset: manifest.dataset,
     version: manifest.version,
     generated_from: manifest.generated_from ? manifest.generated_from : undefined,
-    tasks: manifest.tasks.map((t) => ({
-      id: t.id,
-      language: t.language,
-      project: t.project,
-      repository: t.repository,
-      base: t.base,
-      image: t.image,
-      arch: t.arch,
-      checks: t.checks,
-      files: sortedFiles(t.files),
-      metadata: raw(t),
-    })),
+    tasks: manifest.tasks.map((t) => {
+      const { files, metadata } = parts.get(t) as EncodedParts;
+      const { id, language, project, repository, base, image, arch, checks } = t;
+      return { id, language, project, repository, base, image, arch, checks, files, metadata };
+    }),
   });
 }
 
@@ -104,18 +107,20 @@ export function buildResources({ manifest, lock, registry: given, metadataText }
   const sorted = [...manifest.tasks].sort((a, b) => compareCodePoints(a.id, b.id));
   const images = new Map<string, CaseImageRef>(sorted.map((t) => [t.id, caseImageRef(manifest, t, lock, registry)]));
   const summaries = sorted.map((t) => taskSummary(t, images.get(t.id) as CaseImageRef, registry));
+  const parts = new Map<ManifestTask, EncodedParts>(manifest.tasks.map((t) => [t, encodeParts(t, raw(t))]));
   const byId = new Map<string, TaskResources>();
-  for (const task of sorted) {
+  sorted.forEach((task, i) => {
+    const { files, metadata } = parts.get(task) as EncodedParts;
     byId.set(task.id, {
-      detail: resource(goJson({ ...taskDetail(task, images.get(task.id) as CaseImageRef, registry), metadata: raw(task) }), JSON_TYPE),
-      metadata: resource(goJson(raw(task)), JSON_TYPE),
+      detail: resource(goJson({ ...summaries[i], files, metadata }), JSON_TYPE),
+      metadata: resource(`${metadata.text}\n`, JSON_TYPE),
     });
-  }
+  });
   const pinned = [...images.values()].filter((i) => i.pinned).length;
   return {
     tasks: resource(goJson(summaries), JSON_TYPE),
     byId,
-    manifest: resource(manifestBody(manifest, raw), JSON_TYPE),
+    manifest: resource(manifestBody(manifest, parts), JSON_TYPE),
     lock: lock ? resource(lockBody(lock), JSON_TYPE) : undefined,
     index: resource(renderIndexPage(manifest, summaries, images, Boolean(lock)), "text/html; charset=utf-8"),
     health: resource(

@@ -16,3 +16,11 @@ test("RawJson (Go's json.RawMessage) is compacted without re-escaping U+2028/U+2
   expect(goJson({ a: "x\u2028", m: new RawJson({ b: "y\u2028z\u2029", c: null }) })).toBe('{"a":"x\\u2028","m":{"b":"y\u2028z\u2029","c":null}}\n');
   expect(JSON.stringify(new RawJson({ k: 1 }))).toBe('{"k":1}');
 });
+
+test("a map already in order is encoded natively, with the same bytes (U+2028 escaped, integer-like keys in place)", () => {
+  const files = { "1": "a", "2": "b", "src/x\u2028.c": "c" };
+  const native = OrderedMap.ofOrderedObject(files);
+  expect(goJson({ files: native })).toBe(goJson({ files: new OrderedMap(Object.entries(files)) }));
+  expect(goJson({ files: native })).toBe('{"files":{"1":"a","2":"b","src/x\\u2028.c":"c"}}\n');
+  expect(native.entries).toEqual(Object.entries(files));
+});
