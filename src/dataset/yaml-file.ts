@@ -7,6 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { type Document, type Tags, isAlias, isCollection, isPair, isScalar, isSeq, parseDocument, visit } from "yaml";
 import { describeCause } from "../errors.ts";
+import { keepOrder } from "../formats/key-order.ts";
 import type { NonStringKey } from "../formats/model-errors.ts";
 import { noConstructorMessage, unknownTag } from "../formats/yaml-tags.ts";
 
@@ -128,19 +129,40 @@ function pythonKey(value: unknown, source: string): number | string {
 /** The property name toJS() gives a scalar key (a null key becomes ""). */
 const jsKey = (value: unknown) => (value === null ? "" : String(value));
 
-/** Every mapping key that PyYAML would build as something other than a string. */
-function nonStringKeys(doc: Document): NonStringKey[] {
+/** The path in toJS()'s value of the node below `ancestors` (`self`). */
+function jsPath(ancestors: readonly unknown[], self: unknown): string[] {
+  const path: string[] = [];
+  ancestors.forEach((node, i) => {
+    const next = ancestors[i + 1] ?? self;
+    if (isPair(node) && isScalar(node.key)) path.push(jsKey(node.key.value));
+    else if (isSeq(node)) path.push(String(node.items.indexOf(next as never)));
+  });
+  return path;
+}
+
+function valueAt(data: unknown, path: readonly string[]): unknown {
+  let node = data;
+  for (const step of path) node = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[step] : undefined;
+  return node;
+}
+
+/**
+ * Every mapping key that PyYAML would build as something other than a string; and, on the way,
+ * the key order as written of each mapping of `data` whose order JS changes (integer-like keys).
+ */
+function nonStringKeys(doc: Document, data: unknown): NonStringKey[] {
   const found: { path: string[]; key: number | string }[] = [];
   visit(doc, {
+    Map(_, map, ancestors) {
+      const target = valueAt(data, jsPath(ancestors, map));
+      if (target !== null && typeof target === "object" && !Array.isArray(target)) {
+        keepOrder(target, map.items.map((pair) => jsKey(isScalar(pair.key) ? pair.key.value : pair.key)), true);
+      }
+      return undefined;
+    },
     Pair(_, pair, ancestors) {
       if (!isScalar(pair.key) || typeof pair.key.value === "string") return undefined;
-      const path: string[] = [];
-      ancestors.forEach((node, i) => {
-        const next = ancestors[i + 1] ?? pair;
-        if (isPair(node) && isScalar(node.key)) path.push(jsKey(node.key.value));
-        else if (isSeq(node)) path.push(String(node.items.indexOf(next as never)));
-      });
-      path.push(jsKey(pair.key.value));
+      const path = [...jsPath(ancestors, pair), jsKey(pair.key.value)];
       found.push({ path, key: pythonKey(pair.key.value, pair.key.source ?? String(pair.key.value)) });
       return undefined;
     },
@@ -168,7 +190,7 @@ export function parseYamlTextFully(text: string): YamlResult {
   if (unhashable !== undefined) return { ok: false, cause: `found unhashable key at ${lineColumn(text, unhashable)}` };
   try {
     const data: unknown = doc.toJS({ maxAliasCount: 1000 });
-    const keys = nonStringKeys(doc);
+    const keys = nonStringKeys(doc, data);
     return keys.length > 0 ? { ok: true, data, nonStringKeys: keys } : { ok: true, data };
   } catch (cause) {
     return { ok: false, cause: describeCause(cause) };

@@ -6,6 +6,7 @@
  */
 import type { ArkErrors } from "arktype";
 import type { JsonSchema } from "./json-schema.ts";
+import { orderedKeys } from "./key-order.ts";
 import { AT_LEAST_ONE_MESSAGE } from "./schema-rules.ts";
 
 export interface ModelProblem {
@@ -146,7 +147,7 @@ function orderOf(root: JsonSchema, input: unknown, path: Path): number[] {
     if (typeof step === "number") key.push(step);
     else {
       const declared = fields.indexOf(String(step));
-      const inputOrder = isPlainObject(value) ? Object.keys(value).indexOf(String(step)) : 0;
+      const inputOrder = isPlainObject(value) ? orderedKeys(value).indexOf(String(step)) : 0;
       key.push(declared >= 0 ? declared : fields.length + inputOrder);
     }
     node = child(root, node, step);

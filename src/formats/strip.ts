@@ -6,6 +6,7 @@
  * only: an enumerated field (a `Literal`) sees the text as written, so `language: ' go '` fails.
  */
 import type { JsonSchema } from "./json-schema.ts";
+import { keepOrder, orderedKeys } from "./key-order.ts";
 
 // Python's whitespace set differs from JS trim(): it includes \x1c-\x1f and \x85 but not \ufeff.
 const PY_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
@@ -46,8 +47,10 @@ export function stripStrings(value: unknown, root?: JsonSchema, node: JsonSchema
     const shape = alts.find((a) => a.type === "object" || a.properties !== undefined);
     const props = (shape?.properties ?? {}) as Record<string, JsonSchema>;
     const extra = typeof shape?.additionalProperties === "object" ? (shape.additionalProperties as JsonSchema) : undefined;
-    // fromEntries defines own properties, so a "__proto__" key stays data.
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, stripStrings(item, root, Object.hasOwn(props, key) ? props[key] : extra)]));
+    // fromEntries defines own properties, so a "__proto__" key stays data; the key order as written
+    // (integer-like keys) goes along, for the order of the problems.
+    const stripped = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, stripStrings(item, root, Object.hasOwn(props, key) ? props[key] : extra)]));
+    return keepOrder(stripped, orderedKeys(value), true);
   }
   return value;
 }

@@ -6,6 +6,7 @@
  * values goes through python.ts, which knows these; validators get `toPlain()` copies.
  */
 import { JsonScanner } from "../formats/json-scan.ts";
+import { keepOrder, orderedKeys, orderedObject } from "../formats/key-order.ts";
 
 /** A Python float whose value JS would show as an int. */
 export class PyFloat {
@@ -14,48 +15,6 @@ export class PyFloat {
   valueOf(): number {
     return this.value;
   }
-}
-
-/**
- * The key order of a mapping, when it is not the JS order (integer-like keys). Enumerable, so
- * object spreads carry it along; keys added or removed later are reconciled by orderedKeys().
- */
-export const KEY_ORDER: unique symbol = Symbol("key order");
-
-const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
-
-/** True when JS would enumerate this key ahead of the others (an array-index-like key). */
-function jsReorders(key: string): boolean {
-  return ARRAY_INDEX.test(key) && Number(key) < 2 ** 32 - 1;
-}
-
-/** Builds an object from entries in that order, recording the order when JS would change it. */
-export function orderedObject(entries: Iterable<readonly [string, unknown]>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const keys: string[] = [];
-  for (const [key, value] of entries) {
-    if (!Object.hasOwn(out, key)) keys.push(key);
-    // defineProperty: a "__proto__" key stays data.
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return keepOrder(out, keys);
-}
-
-/** Records `keys` as the key order of `target` when JS would enumerate them otherwise. */
-export function keepOrder<T extends object>(target: T, keys: readonly string[]): T {
-  if (keys.some(jsReorders)) (target as { [KEY_ORDER]?: string[] })[KEY_ORDER] = [...keys];
-  return target;
-}
-
-/** The keys of an object in source order (recorded order first, then any added since). */
-export function orderedKeys(value: object): string[] {
-  const own = Object.keys(value);
-  const order = (value as { [KEY_ORDER]?: string[] })[KEY_ORDER];
-  if (!order) return own;
-  const present = new Set(own);
-  const first = order.filter((k) => present.has(k));
-  const seen = new Set(first);
-  return [...first, ...own.filter((k) => !seen.has(k))];
 }
 
 /** A number of a parsed document: an int beyond 2^53 as bigint, an integral float as PyFloat. */

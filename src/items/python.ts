@@ -3,7 +3,8 @@
  * options and template values with them (`True`, `None`, `['a', 'b']`). Floats with integral values
  * and big ints arrive as PyFloat and bigint (py-values.ts), so `4.0` prints `4.0`, as in Python.
  */
-import { orderedKeys, PyFloat } from "./py-values.ts";
+import { orderedKeys } from "../formats/key-order.ts";
+import { PyFloat } from "./py-values.ts";
 
 /** repr() of a float (`value` as a JS number), or str() of an int. */
 export function pyNumber(n: number | bigint | PyFloat): string {

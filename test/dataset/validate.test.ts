@@ -112,7 +112,12 @@ describe("dataset validate: task config (§1.2.1–2)", () => {
       "sse/config.yaml: [1]: Keys should be strings",
       "sse/config.yaml: notes: unknown key",
     ]);
-    expect(taskErrors(config((t) => `${t}"2": two\n`))).toEqual(["sse/config.yaml: 2: unknown key"]);
+    // Unknown keys in the order written, integer-like ones too (JS objects would list them first).
+    expect(taskErrors(config((t) => `${t}notes: x\n"2": two\n1: one\n`))).toEqual([
+      "sse/config.yaml: notes: unknown key",
+      "sse/config.yaml: 2: unknown key",
+      "sse/config.yaml: [1]: Keys should be strings",
+    ]);
     // pydantic locates a bool key as an int, None and floats by their str(), a date by its repr().
     expect(taskErrors(config((t) => t.replace("  build: build.sh", "  build: build.sh\n  yes: x\n  ~: y\n  1.5: z\n  2001-01-02: d")))).toEqual([
       "sse/config.yaml: scripts[1]: Keys should be strings",
