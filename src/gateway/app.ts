@@ -134,32 +134,31 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 }
 
 async function handle(lookup: KeyLookup, route: Route, incoming: Request): Promise<Response> {
-  const wireOfErrors = route;
   const sent = clientKey(incoming.headers);
-  if (!sent) return providerError(wireOfErrors, 401, msg.noKey());
+  if (!sent) return providerError(route, 401, msg.noKey());
   const run = lookup(sent);
-  if (!run) return providerError(wireOfErrors, 401, msg.unknownKey());
-  const path = new URL(incoming.url).pathname;
+  if (!run) return providerError(route, 401, msg.unknownKey());
   const raw = new Uint8Array(await incoming.arrayBuffer());
+  const call: Call = { run, route, path: new URL(incoming.url).pathname, stream: false, started: performance.now(), time: new Date().toISOString(), stripped: [], request: raw };
+  /** A refusal of the run's call: logged and counted, its body not kept (it costs nothing, so it could fill the disk for free). */
+  const refuse = (status: number, message: string, code?: string) => {
+    call.request = undefined;
+    record(call, status, noUsage(), { error: message });
+    return providerError(route, status, message, code);
+  };
   let body: Json;
   try {
     body = JSON.parse(new TextDecoder().decode(raw)) as Json;
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw new Error("not an object");
   } catch {
-    return providerError(wireOfErrors, 400, msg.badJson());
+    return refuse(400, msg.badJson());
   }
+  call.stream = body.stream === true;
   const { config } = run.model;
-  if (body.model !== config.name) return providerError(wireOfErrors, 403, msg.otherModel(String(body.model), config.name));
+  if (body.model !== config.name) return refuse(403, msg.otherModel(String(body.model), config.name));
   const wire: Wire = route === "count_tokens" ? "anthropic" : route;
-  if (!config.wires.includes(wire)) return providerError(wireOfErrors, 400, msg.wireNotServed(config.name, wire));
-  const call: Call = { run, route, path, stream: body.stream === true, started: performance.now(), time: new Date().toISOString(), stripped: [], request: raw };
-  if (run.totals.spend >= run.budget) {
-    const refused = providerError(wireOfErrors, 400, msg.budgetSpent(run.totals.spend, run.budget), "budget_exceeded");
-    // Not kept: refused calls cost nothing, so their bodies could fill the disk for free.
-    call.request = undefined;
-    record(call, 400, noUsage(), { error: "budget exhausted" });
-    return refused;
-  }
+  if (!config.wires.includes(wire)) return refuse(400, msg.wireNotServed(config.name, wire));
+  if (run.totals.spend >= run.budget) return refuse(400, msg.budgetSpent(run.totals.spend, run.budget), "budget_exceeded");
   call.stripped = stripHostedTools(wire, config.provider, body);
   body.model = config.upstream_model ?? config.name;
   if (route === "chat" && call.stream) body.stream_options = { ...(body.stream_options as Json | undefined), include_usage: true };
@@ -172,7 +171,7 @@ async function handle(lookup: KeyLookup, route: Route, incoming: Request): Promi
   } catch (e) {
     const detail = e instanceof Error ? e.message : String(e);
     record(call, 502, noUsage(), { error: detail, aborted: abort.signal.aborted });
-    return providerError(wireOfErrors, 502, msg.upstreamFailed(detail));
+    return providerError(route, 502, msg.upstreamFailed(detail));
   }
   const type = upstream.headers.get("content-type") ?? "application/json";
   const ok = upstream.status >= 200 && upstream.status < 300;

@@ -46,9 +46,11 @@ describe("keys and budgets", () => {
     expect(((await chat.json()) as any).error).toEqual({ message: msg.budgetSpent(spent, 0.005), type: "invalid_request_error", param: null, code: "budget_exceeded" });
     expect(gw.run.totals.spend).toBe(spent);
     expect(gw.run.totals.answered).toBe(1);
-    expect((await gw.ledger()).map((e) => [e.status, e.cost > 0])).toEqual([[200, true], [400, false], [400, false]]);
+    // The 403 of the test before, the answered call, two refusals: all logged and counted.
+    expect((await gw.ledger()).map((e) => [e.status, e.cost > 0])).toEqual([[403, false], [200, true], [400, false], [400, false]]);
+    expect(gw.run.totals.calls).toBe(4);
     // Refused calls keep no bodies (they cost nothing, so they could fill the disk for free).
-    expect(["1.request.json.gz", "2.request.json.gz", "2.response.gz"].map((f) => existsSync(join(gw.dir, "model-calls", f)))).toEqual([true, false, false]);
+    expect(["1.request.json.gz", "2.request.json.gz", "3.request.json.gz", "3.response.gz"].map((f) => existsSync(join(gw.dir, "model-calls", f)))).toEqual([false, true, false, false]);
   });
 });
 
