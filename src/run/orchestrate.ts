@@ -128,7 +128,6 @@ async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images
 /** The agent's files image, then the agent layer on the tool layer (agent-layer.ts); both checked. */
 async function buildAgentLayer(deps: RunDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>, toolId: string, runDir: string): Promise<void> {
   const { docker, reporter } = deps;
-  checkAgentSource(plan.agent);
   const fTag = agentFilesTag(plan.registry, plan.agent);
   const filesSpec = agentFilesSpec(plan.agent, fTag);
   const files = await ensureLayer(docker, { ...filesSpec, log: buildLogFile(runDir, filesSpec.layer) }, known.get(fTag), reporter, guard.abortSignal);
@@ -215,6 +214,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   const startedAt = new Date();
   const timer = new PhaseTimer(reporter);
   const plan = await validateRun(opts, { home: deps.home, env: deps.env, warn: reporter.warn });
+  checkAgentSource(plan.agent);
   timer.lap("validation");
   const runId = opts.runId ?? newRunId(startedAt);
   // Unique per run, not just per run ID: the same --run-id is legal for another task, model or
