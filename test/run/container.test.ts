@@ -102,6 +102,39 @@ describe("isolation flags (exact arguments)", () => {
     ]);
   });
 
+  test("a served model's run: no network at all, the gateway folder mounted read-only", () => {
+    const args = runArgs(
+      {
+        image: "sha256:agent",
+        network: "none",
+        runDir: "/res/run",
+        archiveDir: "/res/run/archive",
+        env: {},
+        labels: {},
+        resources: { cpus: 1, memory: "1g", pids_limit: 64 },
+        platform: undefined,
+        referencePatch: undefined,
+        modelDir: "/tmp/gw",
+        command: ["agent"],
+      },
+      "/tmp/cid",
+    );
+    expect(args).toEqual([
+      "run", "--cidfile", "/tmp/cid", "--init", "--sig-proxy=false",
+      "--network", "none",
+      "--security-opt", "no-new-privileges",
+      "--cap-drop", "ALL",
+      "--cap-add", "CHOWN", "--cap-add", "DAC_OVERRIDE", "--cap-add", "FOWNER", "--cap-add", "KILL",
+      "--cap-add", "SETGID", "--cap-add", "SETUID",
+      "--user", "0:0", "--entrypoint", "/usr/local/bin/ssebench-entrypoint", "--workdir", "/",
+      "--cpus", "1", "--memory", "1g", "--memory-swap", "1g", "--pids-limit", "64",
+      "--mount", "type=bind,source=/res/run,target=/var/lib/ssebench/results",
+      "--mount", "type=bind,source=/res/run/archive,target=/tmp/sse-archive",
+      "--mount", "type=bind,source=/tmp/gw,target=/run/ssebench,readonly",
+      "sha256:agent", "--mode", "sandbox", "--", "agent",
+    ]);
+  });
+
   test("the run's network is created --internal", async () => {
     const calls: string[][] = [];
     const recording: Docker = { call: async (args) => (calls.push([...args]), { code: 0, stdout: "", stderr: "" }) };
