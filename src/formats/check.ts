@@ -16,17 +16,18 @@ export type { CheckResult };
 
 type Node = { [key: string]: unknown };
 
-/** True when some string of the document has leading or trailing (Python) whitespace. */
+const hasEdgeSpace = (text: string) =>
+  text.length > 0 && (PY_SPACE_CODES.has(text.charCodeAt(0)) || PY_SPACE_CODES.has(text.charCodeAt(text.length - 1)));
+
+/** True when some string (or mapping key: dict keys are stripped too) has leading or trailing (Python) whitespace. */
 export function hasStrippableString(value: unknown): boolean {
-  if (typeof value === "string") {
-    return value.length > 0 && (PY_SPACE_CODES.has(value.charCodeAt(0)) || PY_SPACE_CODES.has(value.charCodeAt(value.length - 1)));
-  }
+  if (typeof value === "string") return hasEdgeSpace(value);
   if (value === null || typeof value !== "object") return false;
   if (Array.isArray(value)) {
     for (const item of value) if (hasStrippableString(item)) return true;
     return false;
   }
-  for (const key in value) if (hasStrippableString((value as Node)[key])) return true;
+  for (const key in value) if (hasEdgeSpace(key) || hasStrippableString((value as Node)[key])) return true;
   return false;
 }
 

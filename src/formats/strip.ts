@@ -49,7 +49,11 @@ export function stripStrings(value: unknown, root?: JsonSchema, node: JsonSchema
     const extra = typeof shape?.additionalProperties === "object" ? (shape.additionalProperties as JsonSchema) : undefined;
     // fromEntries defines own properties, so a "__proto__" key stays data; the key order as written
     // (integer-like keys) goes along, for the order of the problems.
-    const stripped = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, stripStrings(item, root, Object.hasOwn(props, key) ? props[key] : extra)]));
+    // A dict (`files`: no declared fields) has str keys, which pydantic strips too; a model's keys are field names.
+    const isDict = shape !== undefined && shape.properties === undefined && extra !== undefined;
+    const stripped = Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [isDict ? pythonStrip(key) : key, stripStrings(item, root, Object.hasOwn(props, key) ? props[key] : extra)]),
+    );
     return keepOrder(stripped, orderedKeys(value), true);
   }
   return value;

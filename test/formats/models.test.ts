@@ -49,6 +49,20 @@ describe("parseManifest", () => {
   });
 });
 
+describe("parseManifest: stripping as pydantic's str_strip_whitespace", () => {
+  test("str values and dict keys are stripped; enumerated values are not", async () => {
+    const hash = "a".repeat(64);
+    const m = await parseManifest(JSON.stringify({ dataset: "ds", version: "v1", tasks: [{ ...task, project: " p ", files: { " Dockerfile ": ` ${hash} ` } }] }), "m");
+    expect(m.tasks[0]?.project).toBe("p");
+    expect(m.tasks[0]?.files).toEqual({ Dockerfile: hash });
+    const keyOnly = await parseManifest(JSON.stringify({ dataset: "ds", version: "v1", tasks: [{ ...task, files: { "sse/x\u00a0": hash } }] }), "m");
+    expect(keyOnly.tasks[0]?.files).toEqual({ "sse/x": hash });
+    await expect(parseManifest(JSON.stringify({ dataset: "ds", version: "v1", tasks: [{ ...task, arch: [" amd64 "] }] }), "m")).rejects.toMatchObject({
+      message: "m is not a valid dataset manifest: tasks[0].arch[0]: Input should be 'amd64' or 'arm64'",
+    });
+  });
+});
+
 describe("parseManifest: task ids", () => {
   test('a task id listed twice is the reference\'s `duplicate task id "<id>"`, each id once', async () => {
     const tasks = [task, { ...task, id: "u", metadata: { ...metadata, id: "u" } }, task, task];
