@@ -65,6 +65,8 @@ export const msg = {
   wireMismatch: (agent: string, agentWires: readonly string[], model: string, modelWires: readonly string[]) =>
     `The ${agent} agent speaks ${agentWires.join(", ")} but model ${model} speaks ${modelWires.join(", ")}; pick a model with a wire the agent speaks`,
   budget: gatewayMsg.budget,
+  gatewayFailed: (folder: string, detail: string) =>
+    `Cannot serve the model gateway in ${folder} (${detail}); set TMPDIR to a short, writable folder`,
   modelInvalid: (file: string, detail: string) => `${file}: ${detail}`,
   emulation: (host: string, arch: string) =>
     `This host is ${host}, so this task (built only for ${arch}) runs under ${arch} emulation, which is slow`,

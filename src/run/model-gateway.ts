@@ -7,9 +7,11 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { describeCause, UserError } from "../errors.ts";
 import type { RunTotals } from "../gateway/keys.ts";
 import type { LoadedModel } from "../gateway/models.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET } from "../runtime/model-access.ts";
+import { msg } from "./messages.ts";
 
 export interface RunGateway {
   /** the folder to mount at /run/ssebench */
@@ -22,16 +24,25 @@ export async function openRunGateway(model: LoadedModel, runId: string, runDir: 
   const { Gateway, servedModel } = await import("../gateway/server.ts");
   const gateway = new Gateway();
   // Short, under /tmp: a Unix socket path is limited to 107 bytes, a results path is not.
-  const dir = mkdtempSync(join(tmpdir(), "ssebench-gw-"));
-  chmodSync(dir, 0o700);
+  const base = join(tmpdir(), "ssebench-gw-");
   const run = gateway.issue(runId, servedModel(model), budget, runDir);
-  const access = gateway.serveRun(run, join(dir, MODEL_SOCKET));
-  writeFileSync(join(dir, MODEL_KEY_FILE), `${run.key}\n`, { mode: 0o600 });
+  let dir: string | undefined;
+  let access: ReturnType<typeof gateway.serveRun>;
+  try {
+    dir = mkdtempSync(base);
+    chmodSync(dir, 0o700);
+    access = gateway.serveRun(run, join(dir, MODEL_SOCKET));
+    writeFileSync(join(dir, MODEL_KEY_FILE), `${run.key}\n`, { mode: 0o600 });
+  } catch (cause) {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    throw new UserError(msg.gatewayFailed(dir ?? `${base}…`, describeCause(cause)));
+  }
+  const folder = dir;
   let closed: Promise<RunTotals> | undefined;
   return {
-    dir,
+    dir: folder,
     close: () => {
-      closed ??= access.close().finally(() => rmSync(dir, { recursive: true, force: true }));
+      closed ??= access.close().finally(() => rmSync(folder, { recursive: true, force: true }));
       return closed;
     },
   };
