@@ -15,6 +15,7 @@ import { msg } from "./messages.ts";
 import { DEFAULTS, defaultCpus, defaultRunTimeout, type RunOptions } from "./options.ts";
 import { runTask } from "./orchestrate.ts";
 import { fileReporter, type Reporter } from "./reporter.ts";
+import { NO_MODEL, newRunId } from "./results.ts";
 
 export interface VerifyOptions {
   dir: string;
@@ -82,7 +83,7 @@ export function listTaskFolders(dir: string): string[] {
     .sort();
 }
 
-function runOptions(v: VerifyOptions, task: string, agent: string, runsDir: string): RunOptions {
+function runOptions(v: VerifyOptions, task: string, agent: string, runsDir: string, runId: string): RunOptions {
   return {
     task,
     agent,
@@ -95,7 +96,7 @@ function runOptions(v: VerifyOptions, task: string, agent: string, runsDir: stri
     timeout: v.timeout,
     runTimeout: defaultRunTimeout(v.timeout),
     egress: "restricted",
-    runId: undefined,
+    runId,
     requirePass: false,
     budget: DEFAULTS.budget,
     results: runsDir,
@@ -117,9 +118,13 @@ async function verifyRun(v: VerifyOptions, task: string, agent: string, deps: Ve
   rmSync(log, { force: true });
   const started = performance.now();
   const run: AgentRun = { agent, exit_code: null, seconds: 0, log, run_dir: null, image: null, result: null, failures: [] };
+  // Chosen here, so a run that fails after its folder exists (e.g. a case image build, whose log
+  // is kept there) still points at it.
+  const runsDir = join(v.output, "runs");
+  const runId = newRunId();
   try {
     const reporter = deps.reporterFor(log);
-    const outcome = await runTask(runOptions(v, task, agent, join(v.output, "runs")), { ...deps, reporter, handleSignals: deps.handleSignals ?? false });
+    const outcome = await runTask(runOptions(v, task, agent, runsDir, runId), { ...deps, reporter, handleSignals: deps.handleSignals ?? false });
     run.exit_code = outcome.summary.container.exit_code;
     run.run_dir = outcome.runDir;
     run.image = outcome.summary.container.case_image;
@@ -129,6 +134,8 @@ async function verifyRun(v: VerifyOptions, task: string, agent: string, deps: Ve
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     run.failures.push(`${agent}: ${error.message}`);
+    const runDir = join(runsDir, task, NO_MODEL, agent, runId);
+    if (existsSync(runDir)) run.run_dir = runDir;
     return { run };
   } finally {
     run.seconds = Math.round((performance.now() - started) / 100) / 10;

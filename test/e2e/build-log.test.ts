@@ -1,6 +1,7 @@
 /**
  * A case image that fails to build, on a real engine: `ssebench run` keeps the build's whole output
- * in the run folder and names that file in result.json; `dataset verify` names it in its records.
+ * in the run folder and names that file in result.json; `dataset verify`'s records name it and the
+ * run folder.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -55,8 +56,8 @@ describe.skipIf(!E2E)(`a failed case image build keeps its log${SKIP_REASON}`, (
     const dummy = verdict.runs.dummy;
     expect(dummy?.failures).toHaveLength(1);
     const log = /its output is in (\S+)\)$/.exec(dummy?.failures[0] ?? "")?.[1] ?? "";
-    expect(log).toStartWith(join(output, "runs", "tiny-task", "none", "dummy"));
-    expect(log).toEndWith("/case-image-build.log");
+    expect(log).toBe(join(dummy?.run_dir ?? "no run_dir", "case-image-build.log"));
+    expect(dummy?.run_dir).toStartWith(join(output, "runs", "tiny-task", "none", "dummy", ""));
     expect(readFileSync(log, "utf8")).toContain("build-log-marker-42");
     expect(r.stdout).toContain("FAILED: reference: Building the case image failed");
   });
