@@ -98,6 +98,10 @@ export const msg = {
   layerCached: (layer: string, image: string) => `The ${layer} ${image} is up to date`,
 
   // dataset verify
+  leakVcs: (path: string, source: string) => `${path}: version-control metadata of a repository that holds the source ${source} (its history can hold the fix)`,
+  leakWritable: (path: string) => `${path}: world-writable (the agent could plant a file there that grading runs)`,
+  leakMore: (n: number) => `… and ${n} more`,
+  leakAuditFailed: (image: string, why: string) => `could not audit the case image ${image}: ${why}`,
   verifyNoTasks: (dir: string) => `${dir}: no tasks to verify`,
   verifyUnknownTasks: (dir: string, names: readonly string[]) => `no such task in ${dir}: ${names.join(", ")}`,
 } as const;

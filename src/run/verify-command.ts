@@ -36,7 +36,10 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
       home,
       env: process.env,
       handleSignals: true,
-      onTask: (v) => err(`${v.ok ? "ok" : "FAILED"} ${v.task} (${v.seconds.toFixed(1)}s)${v.ok ? "" : `: ${v.failures.join("; ")}`}`),
+      onTask: (v) => {
+        err(`${v.ok ? "ok" : "FAILED"} ${v.task} (${v.seconds.toFixed(1)}s)${v.failures.length > 0 ? `: ${v.failures.join("; ")}` : ""}`);
+        for (const leak of v.leaks) err(`${v.task}: case image leak: ${leak}`);
+      },
     },
   );
   if (args.json) out(renderJson(verdicts));

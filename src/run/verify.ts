@@ -11,6 +11,7 @@ import type { TaskMetadata } from "../formats/manifest-types.ts";
 import type { PatchResult, Summary } from "../formats/summary.ts";
 import type { Docker } from "./docker.ts";
 import type { Home } from "./home.ts";
+import { auditCaseImage } from "./image-audit.ts";
 import { msg } from "./messages.ts";
 import { DEFAULTS, defaultCpus, defaultRunTimeout, type RunOptions } from "./options.ts";
 import { runTask } from "./orchestrate.ts";
@@ -41,6 +42,8 @@ export interface TaskVerdict {
   ok: boolean;
   seconds: number;
   failures: string[];
+  /** What the case image would leak to an agent without the tool layer's clean-up, one line each (image-audit.ts). */
+  leaks: string[];
   runs: Record<string, AgentRun>;
 }
 
@@ -186,12 +189,15 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<V
     if (reference.run.result) reference.run.failures.push(...referenceFailures(checks, reference.run.result));
     if (dummy.run.result) dummy.run.failures.push(...dummyFailures(checks, dummy.run.result));
     const failures = [...reference.run.failures, ...dummy.run.failures];
+    const image = reference.run.image ?? dummy.run.image;
+    const leaks = image && meta ? await auditCaseImage(deps.docker, image, meta.source) : [];
     const verdict: TaskVerdict = {
       task,
       checks,
-      ok: failures.length === 0,
+      ok: failures.length === 0 && leaks.length === 0,
       seconds: Math.round((performance.now() - started) / 100) / 10,
       failures,
+      leaks,
       runs: { reference: reference.run, dummy: dummy.run },
     };
     writeFileSync(join(v.output, "tasks", `${task}.json`), `${JSON.stringify(verdict, null, 2)}\n`);
@@ -209,5 +215,5 @@ export function verdictRow(v: TaskVerdict): string[] {
     const pocs = p.pov_total === null ? "" : ` (PoC ${p.pov_passed}/${p.pov_total} fixed)`;
     return `${p.status}${pocs}`;
   };
-  return [v.task, grade(v.runs.reference), grade(v.runs.dummy), v.seconds.toFixed(1), v.ok ? "ok" : `FAILED: ${v.failures[0]}`];
+  return [v.task, grade(v.runs.reference), grade(v.runs.dummy), v.seconds.toFixed(1), v.ok ? "ok" : `FAILED: ${v.failures[0] ?? `case image leak: ${v.leaks[0]}`}`];
 }
