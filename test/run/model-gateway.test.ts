@@ -27,7 +27,8 @@ describe("the run's gateway", () => {
     try {
       await expect(openRunGateway(model, "r2", runDir.path, 10)).rejects.toThrow(/^Cannot serve the model gateway in .*missing\/ssebench-gw-… \(ENOENT: .*\); set TMPDIR to a short, writable folder$/);
     } finally {
-      process.env.TMPDIR = saved;
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
     }
   });
 });
