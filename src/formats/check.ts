@@ -10,14 +10,14 @@ import { schemas, validators } from "./compiled-validators.js";
 import type { CompiledFormat, FormatName } from "./format-names.ts";
 import type { NonStringKey } from "./model-errors.ts";
 import type { CheckResult } from "./schemas.ts";
-import { PY_SPACE_CODES } from "./strip.ts";
+import { MODEL_SPACE_CODES } from "./strip.ts";
 
 export type { CheckResult };
 
 type Node = { [key: string]: unknown };
 
 const hasEdgeSpace = (text: string) =>
-  text.length > 0 && (PY_SPACE_CODES.has(text.charCodeAt(0)) || PY_SPACE_CODES.has(text.charCodeAt(text.length - 1)));
+  text.length > 0 && (MODEL_SPACE_CODES.has(text.charCodeAt(0)) || MODEL_SPACE_CODES.has(text.charCodeAt(text.length - 1)));
 
 /** True when some string (or mapping key: dict keys are stripped too) has leading or trailing (Python) whitespace. */
 export function hasStrippableString(value: unknown): boolean {

@@ -144,6 +144,11 @@ describe("dataset validate: task config (§1.2.1–2)", () => {
     ]);
   });
 
+  test("stripping is pydantic's (Unicode White_Space), not Python's str.strip()", () => {
+    expect(taskErrors(config((t) => t.replace("project: demo", 'project: "\\x1c"')))).toEqual([]);
+    expect(taskErrors(config((t) => t.replace("project: demo", 'project: "\\x85\\u2028"')))).toEqual(["sse/config.yaml: project: String should match pattern '\\S'"]);
+  });
+
   test("enumerated fields are not stripped (pydantic strips str fields, not Literals)", () => {
     expect(taskErrors(config((t) => t.replace("language: c", "language: ' go '")))).toEqual([
       "sse/config.yaml: language: Input should be 'c', 'go' or 'rust'",

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { parseImagesLock, parsePublicationRecord, renderImagesLock, renderPublicationRecord } from "../../src/formats/images-lock.ts";
 import { formatLoc } from "../../src/formats/model-errors.ts";
 import { parseManifest, renderManifest } from "../../src/formats/manifest.ts";
-import { pythonStrip, stripStrings } from "../../src/formats/strip.ts";
+import { modelStrip, pythonStrip, stripStrings } from "../../src/formats/strip.ts";
 
 const metadata = {
   id: "t",
@@ -105,6 +105,9 @@ describe("helpers", () => {
   test("Python's str.strip whitespace set", () => {
     expect(pythonStrip("\u001c x \u0085")).toBe("x");
     expect(pythonStrip("\ufeffx")).toBe("\ufeffx");
+    // pydantic strips Unicode White_Space (Rust's trim), which leaves \x1c-\x1f (and \ufeff) alone.
+    expect(modelStrip("\u001c x \u0085")).toBe("\u001c x");
+    expect(modelStrip("\u2028\u00a0x\u3000\t")).toBe("x");
     expect(stripStrings({ a: [" b "], __proto__x: " c " })).toEqual({ a: ["b"], __proto__x: "c" });
     const schema = { $defs: { L: { enum: ["go"], type: "string" } }, properties: { l: { $ref: "#/$defs/L" }, o: { anyOf: [{ enum: ["x"] }, { type: "null" }] }, a: { type: "array", items: { enum: ["y"] } }, s: { type: "string" } } };
     expect(stripStrings({ l: " go ", o: " x ", a: [" y "], s: " s ", other: " z " }, schema)).toEqual({ l: " go ", o: " x ", a: [" y "], s: "s", other: "z" });
