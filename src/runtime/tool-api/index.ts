@@ -42,11 +42,16 @@ export interface OpenToolApi {
   url: string;
   callCount: () => number;
   endPhase: () => Promise<void>;
-  /** Loads the MCP SDK now (after the agent's exec), so the agent's first MCP request does not wait for it. */
+  /**
+   * Loads the MCP SDK a little after the agent's exec (not at once: its ~30 ms of CPU would compete
+   * with the agent's own start), so the agent's first MCP request does not wait for it.
+   */
   warm: () => void;
   /** Stops the listener and removes what sse-runner left (its processes, its files in /tmp…). */
   close: () => Promise<number[]>;
 }
+
+const WARM_AFTER_MS = 2000;
 
 export function openToolApi(o: OpenOptions): OpenToolApi {
   const service = new ToolService({ ...o, work: join(o.work, "tool-api"), agentLogs: join(o.work, "tool-logs") });
@@ -60,7 +65,7 @@ export function openToolApi(o: OpenOptions): OpenToolApi {
     url: api.url,
     callCount: () => api.calls.count,
     endPhase: api.endPhase,
-    warm: () => void import("./mcp.ts").catch(() => {}),
+    warm: () => void setTimeout(() => void import("./mcp.ts").catch(() => {}), WARM_AFTER_MS).unref(),
     close: async () => {
       await api.endPhase();
       api.stop();

@@ -102,6 +102,8 @@ export class ToolService {
   async testPatch(): Promise<CallResult & { text: string }> {
     return this.exclusive(async () => {
       const { level: l, task } = this.o;
+      // Nothing to run at this level (NO_BUILD): no capture either.
+      if (!l.build) return { outcome: "none", checks: [], text: renderReport(emptyChecks(task.files.poc.length), l, () => null) };
       const change = await this.capture();
       if ("tooLarge" in change) return { outcome: "failed", checks: [], text: tooLargeText(change.tooLarge, this.o.maxFileBytes) };
       const checks = this.checksFor(change.patch);
