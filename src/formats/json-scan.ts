@@ -3,7 +3,12 @@
  * where a value is written (its span) and the order of an object's keys as written. Being valid,
  * the text needs no error handling: each method consumes exactly one value or member list.
  */
-const SPACE = " \t\r\n";
+const SPACES = /[ \t\r\n]*/y;
+/** From an opening quote: the string's characters (escapes as pairs) and its closing quote. */
+const STRING = /"(?:[^"\\]|\\.)*"/y;
+const BRACKET_OR_QUOTE = /["{}[\]]/g;
+const SCALAR = /^[^ \t\r\n,\]}]*/;
+const STRING_OR_SPACE = /("(?:[^"\\]|\\.)*")|[ \t\r\n]+/g;
 
 export class JsonScanner {
   private i = 0;
@@ -11,13 +16,21 @@ export class JsonScanner {
   constructor(private readonly text: string) {}
 
   private space(): void {
-    while (this.i < this.text.length && SPACE.includes(this.text[this.i] as string)) this.i++;
+    SPACES.lastIndex = this.i;
+    SPACES.test(this.text);
+    this.i = SPACES.lastIndex;
+  }
+
+  /** The index after the string that starts (with its quote) at `start`. */
+  private stringEnd(start: number): number {
+    STRING.lastIndex = start;
+    STRING.test(this.text);
+    return STRING.lastIndex;
   }
 
   private string(): string {
-    const start = this.i++;
-    while (this.text[this.i] !== '"') this.i += this.text[this.i] === "\\" ? 2 : 1;
-    this.i++;
+    const start = this.i;
+    this.i = this.stringEnd(start);
     return JSON.parse(this.text.slice(start, this.i)) as string;
   }
 
@@ -61,28 +74,31 @@ export class JsonScanner {
   skip(): [number, number] {
     const kind = this.peek();
     const start = this.i;
-    if (kind === "{") this.object(() => void this.skip());
-    else if (kind === "[") this.array(() => void this.skip());
-    else if (this.text[this.i] === '"') this.string();
-    else while (this.i < this.text.length && !`${SPACE},]}`.includes(this.text[this.i] as string)) this.i++;
-    return [start, this.i];
+    if (kind === "") {
+      this.i = this.text[start] === '"' ? this.stringEnd(start) : start + (SCALAR.exec(this.text.slice(start, start + 64))?.[0].length ?? 0);
+      return [start, this.i];
+    }
+    // A container: jump from bracket to bracket (and over strings) with native searches, no parsing.
+    let depth = 0;
+    BRACKET_OR_QUOTE.lastIndex = start;
+    for (;;) {
+      const at = BRACKET_OR_QUOTE.exec(this.text);
+      if (!at) throw new Error("json-scan: unbalanced text");
+      const c = at[0];
+      if (c === '"') {
+        BRACKET_OR_QUOTE.lastIndex = this.stringEnd(at.index);
+        continue;
+      }
+      depth += c === "{" || c === "[" ? 1 : -1;
+      if (depth === 0) {
+        this.i = at.index + 1;
+        return [start, this.i];
+      }
+    }
   }
 }
 
 /** JSON text without the whitespace between tokens (Go's json.Compact with HTML escaping off). */
 export function compactJson(json: string): string {
-  let out = "";
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json[i] as string;
-    if (inString) {
-      out += c;
-      if (c === "\\") out += json[++i] ?? "";
-      else if (c === '"') inString = false;
-    } else if (c === '"') {
-      inString = true;
-      out += c;
-    } else if (!SPACE.includes(c)) out += c;
-  }
-  return out;
+  return json.replace(STRING_OR_SPACE, (match, string: string | undefined) => string ?? "");
 }
