@@ -5,8 +5,42 @@
  */
 import { compactJson, JsonScanner } from "../formats/json-scan.ts";
 
-/** Compacted metadata text of every entry of `tasks` (the last `metadata` of each), in file order. */
-export function metadataTexts(text: string): (string | undefined)[] {
+const JSON_SPACE = /[ \t\r\n]+/g;
+
+/** How many U+0020 the strings and keys of a parsed document hold (the only JSON space a string can hold raw). */
+function spacesInStrings(value: unknown): number {
+  if (typeof value === "string") {
+    let n = 0;
+    for (let i = value.indexOf(" "); i >= 0; i = value.indexOf(" ", i + 1)) n++;
+    return n;
+  }
+  if (value === null || typeof value !== "object") return 0;
+  let n = 0;
+  if (Array.isArray(value)) for (const item of value) n += spacesInStrings(item);
+  else for (const [key, item] of Object.entries(value)) n += spacesInStrings(key) + spacesInStrings(item);
+  return n;
+}
+
+/**
+ * True when the text, compacted, is exactly JSON.stringify of what it parsed to, found without a
+ * scan: every other spelling of the same data (an escape such as `\u00e9` or `\/`, a repeated key)
+ * is longer, so equal lengths mean equal text. Needs a document without numbers (a validated
+ * manifest has none: "1e5" would be shorter than "100000").
+ */
+function compactsToStringified(text: string, parsed: unknown): boolean {
+  const compactLength = text.replace(JSON_SPACE, "").length + spacesInStrings(parsed);
+  return compactLength === JSON.stringify(parsed).length;
+}
+
+/**
+ * Compacted metadata text of every entry of `tasks` (the last `metadata` of each), in file order.
+ * `validated`: the manifest parsed from `text` and validated, which lets a manifest written the
+ * usual way skip the scan.
+ */
+export function metadataTexts(text: string, validated?: { tasks: readonly { metadata?: unknown }[] }): (string | undefined)[] {
+  if (validated && compactsToStringified(text, validated)) {
+    return validated.tasks.map((task) => (task.metadata === undefined ? undefined : JSON.stringify(task.metadata)));
+  }
   const scan = new JsonScanner(text);
   let tasks: (string | undefined)[] = [];
   scan.object((key) => {

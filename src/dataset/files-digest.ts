@@ -21,9 +21,25 @@ function stringifiedIfCanonical(files: Record<string, string>): string | undefin
   return PRINTABLE_ASCII.test(text) ? text : undefined;
 }
 
+const plainTexts = new WeakMap<object, string | null>();
+
+/**
+ * JSON.stringify(files) when the map is in code-point order and that text is printable ASCII (null
+ * otherwise), remembered per map: it is then also the map's canonical text and Go's encoding of
+ * it, so the digest and the catalog's bodies share one serialisation.
+ */
+export function plainFilesJson(files: Record<string, string>): string | undefined {
+  let text = plainTexts.get(files);
+  if (text === undefined) {
+    text = stringifiedIfCanonical(files) ?? null;
+    plainTexts.set(files, text);
+  }
+  return text ?? undefined;
+}
+
 /** `json.dumps(files, sort_keys=True, separators=(",", ":"))` */
 export function canonicalFilesJson(files: Record<string, string>): string {
-  const fast = stringifiedIfCanonical(files);
+  const fast = plainFilesJson(files);
   if (fast !== undefined) return fast;
   const parts = sortByCodePoint(Object.keys(files)).map(
     (key) => `${pythonAsciiJsonString(key)}:${pythonAsciiJsonString(files[key] as string)}`,

@@ -16,8 +16,9 @@ export type { CheckResult };
 
 type Node = { [key: string]: unknown };
 
-const hasEdgeSpace = (text: string) =>
-  text.length > 0 && (MODEL_SPACE_CODES.has(text.charCodeAt(0)) || MODEL_SPACE_CODES.has(text.charCodeAt(text.length - 1)));
+// Below U+0085 only units up to U+0020 can be white space: most characters need one compare.
+const isSpace = (unit: number) => (unit <= 0x20 || unit >= 0x85) && MODEL_SPACE_CODES.has(unit);
+const hasEdgeSpace = (text: string) => text.length > 0 && (isSpace(text.charCodeAt(0)) || isSpace(text.charCodeAt(text.length - 1)));
 
 /** True when some string (or mapping key: dict keys are stripped too) has leading or trailing (Python) whitespace. */
 export function hasStrippableString(value: unknown): boolean {

@@ -31,7 +31,8 @@ export class JsonScanner {
   private string(): string {
     const start = this.i;
     this.i = this.stringEnd(start);
-    return JSON.parse(this.text.slice(start, this.i)) as string;
+    const inner = this.text.slice(start + 1, this.i - 1);
+    return inner.includes("\\") ? (JSON.parse(`"${inner}"`) as string) : inner;
   }
 
   /** `{` or `[` when the next value is an object or array, else "". */
