@@ -7,10 +7,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { UserError, describeCause } from "../errors.ts";
+// schemas.ts first: it loads arktype the way every other command does (before ark-setup.ts's
+// configure), so the models' messages are the same whichever module a process loads first.
+import { checkFormat, type FormatName, loadFormats } from "../formats/schemas.ts";
 import { type ModelConfig, providerProblems } from "../formats/model-config.ts";
 import type { ModelScript } from "../formats/model-script.ts";
 import { formatProblem } from "../formats/model-errors.ts";
-import { checkFormat, type FormatName, loadFormats } from "../formats/schemas.ts";
 import { msg } from "./messages.ts";
 
 export interface LoadedModel {
