@@ -1,5 +1,5 @@
 /**
- * The agent's tool API for one run (docs/container-contract.md §9): opened before the agent
+ * The agent's tool API for one run (docs/container-contract.md §12): opened before the agent
  * starts, its phase ended when the agent exits (every later call is refused, a running check is
  * stopped), closed before grading. Its checks show sse-runner only the task files each check
  * needs (task-views.ts), and a level that withholds a check never runs it, so the PoCs and the
