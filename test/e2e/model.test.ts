@@ -63,6 +63,18 @@ describe.skipIf(!E2E)(`ssebench run with a model on a real engine${SKIP_REASON}`
     docker(["rm", "--force", id]);
     expect(inspect).not.toContain("sk-ssebench-");
     expect(JSON.parse(inspect)[0].HostConfig.NetworkMode).toBe("none");
+    // No run network was made for it.
+    expect(docker(["network", "ls", "-q", "--filter", "label=ssebench.run-id=model-1"])).toBe("");
+  });
+
+  test("--model for an agent that makes no model calls: a warning, the run filed under 'none', no gateway", async () => {
+    const r = await ssebench(["run", "--local", demoDir, "--task", DEMO_TASK, "--results", results.path, "--agent", "dummy", "--model", "scripted", "--run-id", "ignored-1"], { env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain("The dummy agent makes no model calls; ignoring --model scripted (the run is filed under model 'none')");
+    const runDir = join(results.path, DEMO_TASK, "none", "dummy", "ignored-1");
+    expect(existsSync(join(runDir, "model-calls.jsonl"))).toBe(false);
+    const summary = readJson<Summary>(join(runDir, "summary.json"));
+    expect([summary.config.model, summary.spend, summary.model_calls]).toEqual(["none", 0, 0]);
   });
 
   test("a spent budget answers the next call with 400", async () => {
