@@ -10,7 +10,7 @@ import type { SetAside } from "../formats/result.ts";
 import { capture } from "./processes.ts";
 
 const BUILD_NAMES = new Set([
-  "Makefile", "makefile", "GNUmakefile", "Makefile.am", "Makefile.in", "CMakeLists.txt", "configure", "configure.ac",
+  "GNUmakefile", "CMakeLists.txt", "build.ninja", "build.sh", "configure", "configure.ac",
   "configure.in", "autogen.sh", "meson.build", "meson_options.txt", "meson.options", "SConstruct", "SConscript",
   "BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", "Cargo.toml", "Cargo.lock", "build.rs",
   "go.mod", "go.sum", "go.work", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
@@ -21,14 +21,16 @@ const BUILD_SUFFIXES = [".mk", ".mak", ".cmake", ".bzl", ".gradle"];
 /** Folders whose every file configures the build (cargo's runner and flags live in .cargo/config.toml). */
 const BUILD_FOLDERS = new Set([".cargo"]);
 const TEST_FOLDERS = new Set(["test", "tests", "testing", "testdata", "__tests__"]);
-const TEST_FILE = /^test_.|^test\.[^.]+$|_tests?\.[^.]+$|\.test\.[^.]+$|Tests?\.(java|kt|scala|cs)$/;
+/** Makefile, makefile, Makefile.am, Makefile.in, Makefile.linux… */
+const MAKEFILE = /^[Mm]akefile(\..+)?$/;
+const TEST_FILE = /^test_.|^test\.[^.]+$|^run_?tests?(\.[^.]+)?$|_tests?\.[^.]+$|\.test\.[^.]+$|Tests?\.(java|kt|scala|cs)$/;
 
 /** `build_file`, `test_file` or null for a path of the source tree. */
 export function buildOrTestFile(path: string): SetAside["reason"] | null {
   const parts = path.split("/");
   const name = parts.at(-1)!;
   const folders = parts.slice(0, -1);
-  if (BUILD_NAMES.has(name) || BUILD_SUFFIXES.some((s) => name.endsWith(s)) || folders.some((f) => BUILD_FOLDERS.has(f))) return "build_file";
+  if (BUILD_NAMES.has(name) || MAKEFILE.test(name) || BUILD_SUFFIXES.some((s) => name.endsWith(s)) || folders.some((f) => BUILD_FOLDERS.has(f))) return "build_file";
   if (TEST_FILE.test(name) || folders.some((f) => TEST_FOLDERS.has(f))) return "test_file";
   return null;
 }

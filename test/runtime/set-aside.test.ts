@@ -7,11 +7,15 @@ import { tempDir } from "../helpers/cli.ts";
 
 test("build recipes and tests are recognised by name and folder; sources are not", () => {
   const seen = Object.fromEntries(
-    ["Makefile", "src/Makefile.am", "cmake/deps.cmake", "CMakeLists.txt", "Cargo.toml", ".cargo/config.toml", "go.mod", "rules.mk", "tests/capacity.rs", "test/x.c", "pkg/foo_test.go", "t_test.c", "test_htmlesc.c", "lib/testdata/a.json", "src/lib.rs", "htmlesc.c", "staticfs.go", "contest.c", "latest.txt", "testing.c"].map((p) => [p, buildOrTestFile(p)]),
+    ["Makefile", "src/Makefile.am", "Makefile.linux", "build.sh", "run_tests.sh", "runtests", "cmake/deps.cmake", "CMakeLists.txt", "Cargo.toml", ".cargo/config.toml", "go.mod", "rules.mk", "tests/capacity.rs", "test/x.c", "pkg/foo_test.go", "t_test.c", "test_htmlesc.c", "lib/testdata/a.json", "src/lib.rs", "htmlesc.c", "staticfs.go", "contest.c", "latest.txt", "testing.c"].map((p) => [p, buildOrTestFile(p)]),
   );
   expect(seen).toEqual({
     Makefile: "build_file",
     "src/Makefile.am": "build_file",
+    "Makefile.linux": "build_file",
+    "build.sh": "build_file",
+    "run_tests.sh": "test_file",
+    runtests: "test_file",
     "cmake/deps.cmake": "build_file",
     "CMakeLists.txt": "build_file",
     "Cargo.toml": "build_file",

@@ -1,0 +1,66 @@
+/**
+ * Grading integrity on the demo's htmlesc task and a real engine (issue 9 items 9 and 10): a
+ * hostile agent that leaves the bug and stubs the Makefile (do-nothing program, echoing `test:`)
+ * fails; an honest agent that fixes the bug, adds a .gitignore line matching a tracked test file
+ * and its own regression test where the hidden tests go passes.
+ */
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Summary } from "../../src/formats/summary.ts";
+import { ssebench, tempDir } from "../helpers/cli.ts";
+import { DEMO_TASK, demoDir, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";
+
+setDefaultTimeout(900_000);
+const results = tempDir("ssebench-e2e-grading-");
+
+const STUB_MAKEFILE = "htmlesc:\n\techo exit 0 > htmlesc && chmod +x htmlesc\ntest:\n\t@echo all tests passed\n.PHONY: htmlesc test\n";
+const stubber = ["sh", "-c", `printf '%s' '${STUB_MAKEFILE}' > Makefile`];
+
+function honestCmd(): string[] {
+  const fix = Buffer.from(readFileSync(join(demoDir, DEMO_TASK, "sse", "diffs", "patch.diff"))).toString("base64");
+  const ownTest = `\texpect("<p>", "&lt;p&gt;");`;
+  return [
+    "sh",
+    "-c",
+    [
+      `echo ${fix} | base64 -d | git apply`,
+      // Its own regression test right where the hidden tests add theirs.
+      `sed -i 's|^\texpect("&amp;", "&amp;amp;");$|&\\n${ownTest.replaceAll("&", "\\&")}|' tests/test_htmlesc.c`,
+      // Meant for the test binary, but it matches the tracked tests/test_htmlesc.c too.
+      "echo 'test_*' >> .gitignore",
+    ].join(" && "),
+  ];
+}
+
+const home = homeWithAgents({ stubber: JSON.stringify(stubber), honest: JSON.stringify(honestCmd()) });
+const env = { DOCKER_HOST: process.env.DOCKER_HOST, SSEBENCH_HOME: home.path };
+afterAll(() => {
+  results.cleanup();
+  home.cleanup();
+});
+
+async function run(agent: string): Promise<{ summary: Summary; runDir: string }> {
+  const r = await ssebench(["run", "--local", demoDir, "--task", DEMO_TASK, "--agent", agent, "--results", results.path, "--run-id", `${agent}-1`, "--timeout", "600"], { env });
+  if (r.exitCode !== 0) console.error(r.stdout, r.stderr);
+  const runDir = join(results.path, DEMO_TASK, "none", agent, `${agent}-1`);
+  return { summary: readJson<Summary>(join(runDir, "summary.json")), runDir };
+}
+
+describe.skipIf(!E2E)(`grading integrity on a real engine${SKIP_REASON}`, () => {
+  test("hostile agent: a stub Makefile over the unfixed bug is graded failed, the stub set aside", async () => {
+    const { summary, runDir } = await run("stubber");
+    expect(readFileSync(join(runDir, "final.patch"), "utf8")).toContain("+\t@echo all tests passed");
+    expect(summary.patch_result).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, intent_test_success: false, error_type: null });
+    expect(summary.patch_result.set_aside).toEqual([{ path: "Makefile", reason: "build_file" }]);
+  });
+
+  test("honest agent: the fix, a .gitignore line and its own regression test next to the hidden tests pass", async () => {
+    const { summary, runDir } = await run("honest");
+    const patch = readFileSync(join(runDir, "final.patch"), "utf8");
+    expect(patch).toContain('+\texpect("<p>", "&lt;p&gt;");');
+    expect(patch).not.toContain("deleted file");
+    expect(summary.patch_result).toMatchObject({ status: "passed", build_success: true, pov_passed: 1, func_test_success: true, intent_test_success: true });
+    expect(summary.patch_result.set_aside).toEqual([{ path: "tests/test_htmlesc.c", reason: "test_file" }]);
+  });
+});
