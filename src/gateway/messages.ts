@@ -27,4 +27,6 @@ export const msg = {
   badPort: (value: string) => `--port must be a port number from 0 to 65535 (got '${value}')`,
   noModels: (dir: string) => `${dir}: no models/*.yaml to serve`,
   issuedKey: (model: string, key: string) => `key for ${model}: ${key}`,
+  cannotListen: (host: string, port: number, detail: string) => `Cannot listen on ${host}:${port}: ${detail}`,
+  providerRule: (file: string, problem: string) => `${file}: ${problem}`,
 } as const;

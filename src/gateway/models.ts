@@ -75,7 +75,7 @@ export async function loadModelFile(file: string, env: Record<string, string | u
   const stem = basename(file).replace(/\.ya?ml$/, "");
   if (config.name !== stem) throw new UserError(msg.modelNameMismatch(shown(file), config.name, stem));
   const problem = providerProblems(config)[0];
-  if (problem) throw new UserError(`${shown(file)}: ${problem}`);
+  if (problem) throw new UserError(msg.providerRule(shown(file), problem));
   if (config.provider === "scripted") {
     const scriptFile = resolve(dirname(file), config.script as string);
     if (!existsSync(scriptFile)) throw new UserError(msg.scriptMissing(shown(file), config.script as string));

@@ -46,7 +46,7 @@ export async function serveGateway(args: ServeArgs, env: NodeJS.ProcessEnv): Pro
   try {
     server = gateway.serveTcp(hostname, port);
   } catch (e) {
-    throw new UserError(`Cannot listen on ${hostname}:${port}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UserError(msg.cannotListen(hostname, port, e instanceof Error ? e.message : String(e)));
   }
   return new Promise<number>((done) => {
     const stop = () => {

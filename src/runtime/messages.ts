@@ -45,4 +45,7 @@ export const msg = {
   pluginNotExecutable: (name: string) => `plugin "${name}": ${name}/run.sh is not an executable file`,
   pluginStoppedAtAgentEnd: () => "stopped at the end of the agent phase",
   pluginExit: (code: number) => `exit status ${code}`,
+  // model access (the run's gateway socket)
+  modelKeyUnreadable: (dir: string, detail: string) => `Cannot read the run's model key in ${dir}: ${detail}`,
+  modelPortBusy: (port: number, detail: string) => `Cannot listen on 127.0.0.1:${port} for the model: ${detail}`,
 } as const;

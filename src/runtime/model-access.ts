@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Socket } from "bun";
 import { UserError } from "../errors.ts";
+import { msg } from "./messages.ts";
 
 export const MODEL_DIR = "/run/ssebench";
 export const MODEL_SOCKET = "model.sock";
@@ -98,14 +99,14 @@ export function openModelAccess(env: Env): Record<string, string> {
   try {
     key = readFileSync(join(dir, MODEL_KEY_FILE), "utf8").trim();
   } catch (e) {
-    throw new UserError(`Cannot read the run's model key in ${dir}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UserError(msg.modelKeyUnreadable(dir, e instanceof Error ? e.message : String(e)));
   }
   const port = env.SSE_MODEL_PORT ? Number(env.SSE_MODEL_PORT) : FORWARD_PORT;
   let listener: ReturnType<typeof forward>;
   try {
     listener = forward(socketPath, port);
   } catch (e) {
-    throw new UserError(`Cannot listen on 127.0.0.1:${port} for the model: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UserError(msg.modelPortBusy(port, e instanceof Error ? e.message : String(e)));
   }
   return { SSE_BASE_URL: `http://127.0.0.1:${listener.port}`, SSE_API_KEY: key };
 }

@@ -4,8 +4,9 @@
  * bodies included. The socket answers its own run's key only.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { msg } from "../../src/runtime/messages.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET, openModelAccess } from "../../src/runtime/model-access.ts";
 import { Gateway } from "../../src/gateway/server.ts";
 import { tempDir } from "../helpers/cli.ts";
@@ -45,6 +46,15 @@ describe("model access inside the container", () => {
     const r = await post(`${base}/responses`, vars.SSE_API_KEY, big);
     expect(await r.text()).toContain("response.completed");
     expect(run.totals.answered).toBe(3);
+  });
+
+  test("a socket without its key file, a port in use: one line each", () => {
+    const bare = join(dir.path, "bare");
+    mkdirSync(bare);
+    writeFileSync(join(bare, MODEL_SOCKET), "");
+    expect(() => openModelAccess({ SSE_MODEL_DIR: bare })).toThrow(msg.modelKeyUnreadable(bare, `ENOENT: no such file or directory, open '${join(bare, MODEL_KEY_FILE)}'`));
+    const port = new URL(vars.SSE_BASE_URL as string).port;
+    expect(() => openModelAccess({ SSE_MODEL_DIR: dir.path, SSE_MODEL_PORT: port })).toThrow(new RegExp(`^Cannot listen on 127\\.0\\.0\\.1:${port} for the model: `));
   });
 
   test("the run's socket refuses another run's key", async () => {
