@@ -55,3 +55,11 @@ export function orderedKeys(value: object): string[] {
   const seen = new Set(first);
   return [...first, ...own.filter((k) => !seen.has(k))];
 }
+
+/** `target[key] = value`, a new key going last in the key order as written (as in a Python dict). */
+export function setInOrder(target: Record<string, unknown>, key: string, value: unknown): void {
+  const recorded = (target as { [KEY_ORDER]?: readonly string[] })[KEY_ORDER] !== undefined || hiddenOrders.has(target);
+  const before = !Object.hasOwn(target, key) && (recorded || jsReorders(key)) ? orderedKeys(target) : undefined;
+  target[key] = value;
+  if (before) keepOrder(target, [...before, key]);
+}

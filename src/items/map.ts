@@ -7,6 +7,7 @@ import { msg } from "./messages.ts";
 import { isMapping, pyStr, truthy } from "./python.ts";
 import { fail } from "./refs.ts";
 import { compileTemplate, renderTemplate, TemplateError } from "./template.ts";
+import { orderedKeys, setInOrder } from "../formats/key-order.ts";
 
 type Row = Record<string, unknown>;
 type Getter = (context: Row, where: () => string) => unknown;
@@ -66,11 +67,11 @@ function compileSpec(spec: unknown, at: () => string): Getter {
 function assign(target: Row, dest: string[], value: unknown): void {
   let node = target;
   for (const key of dest.slice(0, -1)) {
-    if (!isMapping(node[key])) node[key] = {};
+    if (!isMapping(node[key])) setInOrder(node, key, {});
     node = node[key] as Row;
   }
   const last = dest[dest.length - 1];
-  if (last !== undefined) node[last] = value;
+  if (last !== undefined) setInOrder(node, last, value);
 }
 
 /** `"<letter>. <option>"` lines, A, B, … (past Z the reference continues into `[`, `\`, …). */
@@ -97,7 +98,7 @@ export function compileMap(map: Record<string, unknown> | undefined, at: (dest: 
       return item;
     };
   }
-  const specs = Object.entries(map).map(([dest, spec]) => ({
+  const specs = orderedKeys(map).map((dest) => [dest, map[dest]] as const).map(([dest, spec]) => ({
     dest: dest.split(".").filter(Boolean),
     get: compileSpec(spec, () => at(dest)),
   }));

@@ -7,6 +7,7 @@ import type { Warnings } from "./deprecations.ts";
 import { msg } from "./messages.ts";
 import { isMapping, pyKeyList, pyStr, pyTypeName } from "./python.ts";
 import { fail, isRefObject, type RefResolver, type Where } from "./refs.ts";
+import { orderedKeys, setInOrder } from "../formats/key-order.ts";
 
 /** A file slot: a bare string is a path, a ref object loads, anything else is inline. */
 export function fileSlot(value: unknown, refs: RefResolver, where: Where): unknown {
@@ -66,7 +67,7 @@ export function toolFixtures(value: unknown, refs: RefResolver, where: Where): {
       const payload = refs.load(entry.ref, where);
       const targets =
         Array.isArray(entry.tools) && entry.tools.length > 0 ? entry.tools.map(pyStr) : [entry.tool ? pyStr(entry.tool) : "*"];
-      for (const tool of targets) byTool[tool] = payload;
+      for (const tool of targets) setInOrder(byTool, tool, payload);
     }
     return { by_tool: byTool };
   }
@@ -74,8 +75,10 @@ export function toolFixtures(value: unknown, refs: RefResolver, where: Where): {
     const keys = Object.keys(value);
     if (keys.length === 1 && keys[0] === "by_tool" && isMapping(value.by_tool)) {
       const byTool: Record<string, unknown> = {};
-      for (const [tool, payload] of Object.entries(value.by_tool)) {
-        byTool[tool] = typeof payload === "string" || isRefObject(payload) ? fileSlot(payload, refs, where) : payload;
+      const given = value.by_tool;
+      for (const tool of orderedKeys(given)) {
+        const payload = given[tool];
+        setInOrder(byTool, tool, typeof payload === "string" || isRefObject(payload) ? fileSlot(payload, refs, where) : payload);
       }
       return { by_tool: byTool };
     }
@@ -98,14 +101,14 @@ export function expectations(
   if (!isMapping(loaded)) fail(where, msg.expectationsNotMapping());
   const out = { ...loaded };
   if ("details" in out && !isMapping(out.details)) fail(where, msg.detailsNotMapping());
-  const legacy = Object.keys(out).filter((k) => !genericExpectations.has(k));
+  const legacy = orderedKeys(out).filter((k) => !genericExpectations.has(k));
   if (legacy.length > 0) {
     warnings.deprecated("dataset.legacy_expectations", datasetPath);
     const details: Record<string, unknown> = { ...((out.details as Record<string, unknown> | undefined) ?? {}) };
     const clash = legacy.filter((k) => k in details);
     if (clash.length > 0) fail(where, msg.detailsClash(pyKeyList(clash)));
     for (const k of legacy) {
-      details[k] = out[k];
+      setInOrder(details, k, out[k]);
       delete out[k];
     }
     out.details = details;

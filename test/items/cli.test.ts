@@ -40,6 +40,18 @@ describe("ssebench dataset items", () => {
     expect(rows.stdout).toBe('{"id":"q1","inputs":{"user":"Q?\\nA. 3\\nB. 4.0\\nC. x\\nD. True\\nE. None"},"expectations":{"ground_truth":12345678901234567890},"weight":-0.0}\n');
   });
 
+  test("key order as written through the loader: map destinations, by_tool, folded expectations", async () => {
+    const dir = tree({
+      "ds.yaml": declarative('    - {id: i, inputs: {user: q, tool_fixtures: {by_tool: {b: 1, "7": 2}}}, expectations: {z: 1, "5": 2, ground_truth: x}}\n'),
+      "rows.yaml": "apiVersion: lab/v1\nkind: Dataset\nmetadata: {name: s}\nspec:\n  source: {kind: jsonl, path: r.jsonl, map: {id: id, inputs.user: question, 2024: year, b: cat}}\n",
+      "r.jsonl": '{"id": "r", "question": "Q", "year": 1, "cat": "c"}\n',
+    });
+    const inline = await ssebench(["dataset", "items", "ds.yaml"], { cwd: dir });
+    expect(inline.stdout).toBe('{"id":"i","inputs":{"user":"q","tool_fixtures":{"by_tool":{"b":1,"7":2}}},"expectations":{"ground_truth":"x","details":{"z":1,"5":2}}}\n');
+    const rows = await ssebench(["dataset", "items", "rows.yaml"], { cwd: dir });
+    expect(rows).toMatchObject({ exitCode: 0, stdout: '{"id":"r","inputs":{"user":"Q"},"2024":1,"b":"c"}\n' });
+  });
+
   test("--limit N and --source-override FILE", async () => {
     const dir = tree({
       "ds.yaml": "apiVersion: lab/v1\nkind: Dataset\nmetadata: {name: s}\nspec:\n  source: {kind: jsonl, path: r.jsonl}\n",
