@@ -15,7 +15,24 @@ export class PyFloat {
   valueOf(): number {
     return this.value;
   }
+
+  /** Python's str(): `4.0`. */
+  toString(): string {
+    return pyFloatRepr(this.value);
+  }
 }
+
+/** Python's float repr: shortest digits, `.0` on integral values, exponents below 1e-4 and from 1e16. */
+export function pyFloatRepr(n: number): string {
+  if (Number.isNaN(n)) return "nan";
+  if (!Number.isFinite(n)) return n > 0 ? "inf" : "-inf";
+  const abs = Math.abs(n);
+  // Python switches to exponent notation below 1e-4 and from 1e16 (JS: below 1e-6, from 1e21).
+  if (abs !== 0 && (abs < 1e-4 || abs >= 1e16)) return n.toExponential().replace(/e([-+])(\d)$/, "e$10$2");
+  if (Number.isInteger(n)) return `${Object.is(n, -0) ? "-0" : String(n)}.0`;
+  return String(n);
+}
+
 
 /** A number of a parsed document: an int beyond 2^53 as bigint, an integral float as PyFloat. */
 function pythonNumber(value: number | bigint, isFloat: boolean, source?: string): number | bigint | PyFloat {

@@ -4,7 +4,7 @@
  * and big ints arrive as PyFloat and bigint (py-values.ts), so `4.0` prints `4.0`, as in Python.
  */
 import { orderedKeys } from "../formats/key-order.ts";
-import { PyFloat } from "./py-values.ts";
+import { PyFloat, pyFloatRepr } from "./py-values.ts";
 
 /** repr() of a float (`value` as a JS number), or str() of an int. */
 export function pyNumber(n: number | bigint | PyFloat): string {
@@ -14,17 +14,6 @@ export function pyNumber(n: number | bigint | PyFloat): string {
   if (!Number.isFinite(n)) return n > 0 ? "inf" : "-inf";
   if (Number.isInteger(n)) return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString();
   return pyFloatRepr(n);
-}
-
-/** Python's float repr: shortest digits, `.0` on integral values, exponents below 1e-4 and from 1e16. */
-export function pyFloatRepr(n: number): string {
-  if (Number.isNaN(n)) return "nan";
-  if (!Number.isFinite(n)) return n > 0 ? "inf" : "-inf";
-  const abs = Math.abs(n);
-  // Python switches to exponent notation below 1e-4 and from 1e16 (JS: below 1e-6, from 1e21).
-  if (abs !== 0 && (abs < 1e-4 || abs >= 1e16)) return n.toExponential().replace(/e([-+])(\d)$/, "e$10$2");
-  if (Number.isInteger(n)) return `${Object.is(n, -0) ? "-0" : String(n)}.0`;
-  return String(n);
 }
 
 export const isNumber = (value: unknown): value is number | bigint | PyFloat =>

@@ -31,6 +31,7 @@ describe("YAML 1.1 scalars as PyYAML reads them", () => {
 
   test("floats keep their float-ness in str() and repr(): 4.0, -0.0, 1e+16", () => {
     expect([value("4.0"), value("-0.0"), value("1.0e+16"), value("1.5e+3")].map(pyStr)).toEqual(["4.0", "-0.0", "1e+16", "1500.0"]);
+    expect(`${value("4.0")}`).toBe("4.0");
     expect(pyRepr(parseYaml("t.yaml", "{b: 1, 2: 2.0, a: [1.0]}\n").value)).toBe("{'b': 1, '2': 2.0, 'a': [1.0]}");
   });
 
