@@ -22,10 +22,14 @@ export const duplicateTaskId = (id: string) => `duplicate task id "${id}"`;
 export async function parseManifest(text: string, where: string, options: { asWritten?: boolean } = {}): Promise<Manifest> {
   const manifest = await parseJsonFormat<Manifest>("manifest", "dataset manifest", text, where, options.asWritten);
   const seen = new Set<string>();
-  const duplicates = new Set<string>();
-  for (const { id } of manifest.tasks) (seen.has(id) ? duplicates : seen).add(id);
-  if (duplicates.size > 0) {
-    throw new UserError(`${where} is not a valid dataset manifest: ${problemLine([...duplicates].map(duplicateTaskId))}`);
+  // One problem per repeat, as the reference lists them.
+  const duplicates: string[] = [];
+  for (const { id } of manifest.tasks) {
+    if (seen.has(id)) duplicates.push(id);
+    seen.add(id);
+  }
+  if (duplicates.length > 0) {
+    throw new UserError(`${where} is not a valid dataset manifest: ${problemLine(duplicates.map(duplicateTaskId))}`);
   }
   return manifest;
 }

@@ -64,10 +64,10 @@ describe("parseManifest: stripping as pydantic's str_strip_whitespace", () => {
 });
 
 describe("parseManifest: task ids", () => {
-  test('a task id listed twice is the reference\'s `duplicate task id "<id>"`, each id once', async () => {
+  test('a task id listed twice is the reference\'s `duplicate task id "<id>"`, once per repeat', async () => {
     const tasks = [task, { ...task, id: "u", metadata: { ...metadata, id: "u" } }, task, task];
     await expect(parseManifest(JSON.stringify({ dataset: "ds", version: "v1", tasks }), "m.json")).rejects.toMatchObject({
-      message: 'm.json is not a valid dataset manifest: duplicate task id "t"',
+      message: 'm.json is not a valid dataset manifest: duplicate task id "t"; duplicate task id "t"',
     });
   });
 });
