@@ -213,6 +213,16 @@ describe("walls", () => {
     expect(Object.keys(project)).toEqual(["id", "project", "language", "source", "issue", "bug_description", "crash_reports"]);
   });
 
+  test("at level 1 the agent's code sees the PoCs in the PoC runs (by design) but never the hidden tests or the fix", async () => {
+    const leak = `cat "$SSE_TASK_ROOT/diffs/test.diff" "$SSE_TASK_ROOT/diffs/patch.diff" >&2`;
+    const { replies: r, calls } = await withAgent("1", [`sh:sed -i '2i ${leak.replaceAll("/", "\\/")}' calc.sh`, "POST:/sse/v1/check/poc", "POST:/sse/v1/check/function_test", "mcp"]);
+    const all = r.map((x) => x.body).join("\n");
+    expect(all).not.toContain("test_long");
+    expect(all).not.toContain("cut -c1-8");
+    expect(all).toContain("Permission denied");
+    expect(calls[2].checks).toEqual(["build", "poc-1", "function_test"]);
+  });
+
   test("the diff is the change final grading captures; the call log is out of the agent's reach", async () => {
     const { replies: r, run } = await withAgent("2", ["fix", "GET:/sse/v1/diff"]);
     const diff = byName(r, "GET_sse_v1_diff");
