@@ -33,7 +33,7 @@ export function respond(res: Resource, ifNoneMatch: string | null | undefined): 
   if (ifNoneMatch && etagMatches(ifNoneMatch, res.etag)) {
     return new Response(null, { status: 304, headers: res.notModifiedHeaders });
   }
-  return new Response(res.body, { headers: res.headers });
+  return res.response.clone() as Response;
 }
 
 function send(c: Context, res: Resource): Response {

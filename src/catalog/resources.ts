@@ -20,6 +20,7 @@ export interface CatalogData {
 
 export interface Resource {
   body: Blob;
+  response: Response;
   etag: string;
   headers: Record<string, string>;
   notModifiedHeaders: Record<string, string>;
@@ -38,7 +39,8 @@ export function resource(text: string, type: string, cacheControl = CACHE_CONTRO
   const notModifiedHeaders = { etag, "cache-control": cacheControl };
   // An explicit length: a HEAD answered through the app (the GET's headers, no body) keeps it.
   const headers = { "content-type": type, "content-length": String(body.size), ...notModifiedHeaders };
-  return { body, etag, notModifiedHeaders, headers };
+  // Answers are clones of one prepared Response (cheaper per request than building a new one).
+  return { body, etag, notModifiedHeaders, headers, response: new Response(body, { headers }) };
 }
 
 export interface TaskResources {
