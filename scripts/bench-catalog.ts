@@ -2,12 +2,14 @@
  * Load test of `ssebench catalog serve` against nginx serving the same response bytes as static
  * files, both on 127.0.0.1, measured in the same run with wrk (Debian packages wrk, nginx-light).
  *
- *   bun run build && bun scripts/bench-catalog.ts [--seconds 10] [--connections 64] [--manifest FILE]
+ *   bun run build && bun scripts/bench-catalog.ts [--tasks 55|10000] [--seconds 10] [--connections 64] [--manifest FILE]
  *
- * Without --manifest it generates a pilot-sized catalog (55 tasks × 60 files). The two servers are
- * measured alternately for --rounds rounds (the machine is shared; alternating spreads its noise
- * over both) and the medians are printed: req/s, p99 latency, total errors, and the ratio
- * catalog/nginx (goal ≥ 0.8, zero errors).
+ * Without --manifest it generates a catalog of --tasks tasks × 60 files (55: the pilot's size;
+ * 10000: the scale of issue 15). It first times --starts start-ups (spawn → /healthz answers) and
+ * reads the server's resident memory, then measures the two servers alternately for --rounds
+ * rounds (the machine is shared; alternating spreads its noise over both) and prints the medians:
+ * req/s, p99 latency, total errors, the ratio catalog/nginx, and each goal as a ratio (at 10,000
+ * tasks: start-up ≤ 1 s, /tasks/{id} ≥ 1× nginx, RSS ≤ 250 MB, zero errors).
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +22,8 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "64" },
     rounds: { type: "string", default: "3" },
+    starts: { type: "string", default: "3" },
+    tasks: { type: "string", default: "55" },
     manifest: { type: "string" },
   },
 });
@@ -36,7 +40,7 @@ for (const tool of ["wrk", "nginx"]) {
 
 let manifestPath = values.manifest;
 if (!manifestPath) {
-  manifestPath = writeSyntheticCatalog(work, 55, 60);
+  manifestPath = writeSyntheticCatalog(work, Number(values.tasks), 60);
 }
 
 async function freePort(): Promise<number> {
@@ -55,12 +59,41 @@ async function waitFor(url: string): Promise<void> {
 }
 
 const catalogPort = await freePort();
-const catalog = Bun.spawn(
-  [join(root, "dist/ssebench"), "catalog", "serve", "--host", "127.0.0.1", "--port", String(catalogPort), "--manifest", manifestPath],
-  { stdout: "ignore", stderr: "inherit" },
-);
 const catalogUrl = `http://127.0.0.1:${catalogPort}`;
-await waitFor(`${catalogUrl}/healthz`);
+const serveArgs = [join(root, "dist/ssebench"), "catalog", "serve", "--host", "127.0.0.1", "--port", String(catalogPort), "--manifest", manifestPath];
+
+/** Spawn → the first 200 from /healthz, polled every 5 ms. */
+async function startCatalog(): Promise<{ proc: ReturnType<typeof Bun.spawn>; ms: number }> {
+  const started = performance.now();
+  const proc = Bun.spawn(serveArgs, { stdout: "ignore", stderr: "inherit" });
+  for (let i = 0; i < 12_000; i++) {
+    if (await fetch(`${catalogUrl}/healthz`).then((r) => r.ok, () => false)) return { proc, ms: performance.now() - started };
+    await Bun.sleep(5);
+  }
+  throw new Error("the catalog did not come up in 60 s");
+}
+
+/** Resident and peak resident memory of a process, in MB. */
+function memory(pid: number): { rss: number; peak: number } {
+  const status = require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8") as string;
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+const startMs: number[] = [];
+let catalog: ReturnType<typeof Bun.spawn> | undefined;
+for (let i = 0; i < Number(values.starts); i++) {
+  if (catalog) {
+    catalog.kill("SIGTERM");
+    await catalog.exited;
+  }
+  const started = await startCatalog();
+  catalog = started.proc;
+  startMs.push(started.ms);
+}
+if (!catalog) throw new Error("--starts must be at least 1");
+const servedCatalog = catalog;
+const afterStart = memory(servedCatalog.pid);
 const tasks = (await (await fetch(`${catalogUrl}/tasks`)).json()) as { id: string }[];
 const taskId = tasks[Math.floor(tasks.length / 2)]?.id ?? "";
 
@@ -140,6 +173,8 @@ function wrk(url: string): WrkResult {
 }
 
 const rows: string[][] = [];
+const ratios = new Map<string, { ratio: number; errors: number }>();
+let afterLoad = afterStart;
 try {
   for (const [name, catalogPath, nginxPath] of [
     [`/tasks/{id} (${taskBytes.length} B)`, `/tasks/${taskId}`, `/task/${taskId}`],
@@ -153,12 +188,14 @@ try {
     }
     const [ours, theirs] = [summarise(oursRuns), summarise(theirsRuns)];
     const ms = (v: number) => `${v.toFixed(1)} ms`;
+    ratios.set(catalogPath === "/tasks" ? "/tasks" : "/tasks/{id}", { ratio: ours.rps / theirs.rps, errors: ours.errors });
     rows.push([name, ours.rps.toFixed(0), ms(ours.p99), String(ours.errors), theirs.rps.toFixed(0), ms(theirs.p99), String(theirs.errors), (ours.rps / theirs.rps).toFixed(2)]);
   }
 } finally {
-  catalog.kill("SIGTERM");
+  afterLoad = memory(servedCatalog.pid);
+  servedCatalog.kill("SIGTERM");
   nginx.kill("SIGTERM");
-  await Promise.all([catalog.exited, nginx.exited]);
+  await Promise.all([servedCatalog.exited, nginx.exited]);
   rmSync(work, { recursive: true, force: true });
 }
 
@@ -167,3 +204,16 @@ const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] 
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
 console.log(`wrk -t2 -c${values.connections} -d${values.seconds}s, median of ${values.rounds} alternating rounds, 127.0.0.1, ${tasks.length} tasks`);
 console.log([line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n"));
+const startMedian = median(startMs);
+const detail = ratios.get("/tasks/{id}") ?? { ratio: Number.NaN, errors: Number.NaN };
+const list = ratios.get("/tasks") ?? { ratio: Number.NaN, errors: Number.NaN };
+const goal = (what: string, value: string, ratio: number, wanted: string, met: boolean) =>
+  console.log(`  ${what.padEnd(34)} ${value.padStart(12)}  ${ratio.toFixed(2).padStart(5)}× the goal (${wanted})${met ? "" : "  NOT met"}`);
+console.log(`\ngoals at ${tasks.length} tasks (ratio to the goal in this run):`);
+goal("start-up (spawn → /healthz 200)", `${startMedian.toFixed(0)} ms`, startMedian / 1000, "≤ 1 s", startMedian <= 1000);
+goal("  runs", startMs.map((ms) => ms.toFixed(0)).join(", "), startMedian / 1000, "median", startMedian <= 1000);
+goal("/tasks/{id} vs nginx", `${detail.ratio.toFixed(2)}×`, detail.ratio / 1, "≥ 1× nginx", detail.ratio >= 1);
+goal("/tasks vs nginx", `${list.ratio.toFixed(2)}×`, list.ratio / 0.8, "≥ 0.8× nginx", list.ratio >= 0.8);
+goal("RSS after the load", `${afterLoad.rss.toFixed(0)} MB`, afterLoad.rss / 250, "≤ 250 MB", afterLoad.rss <= 250);
+goal("  RSS once started / peak", `${afterStart.rss.toFixed(0)} / ${afterLoad.peak.toFixed(0)} MB`, afterStart.rss / 250, "≤ 250 MB", afterStart.rss <= 250);
+console.log(`  errors under wrk: ${detail.errors + list.errors} (goal 0)`);
