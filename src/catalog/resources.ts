@@ -118,10 +118,11 @@ export function fixedPaths(r: CatalogResources): Map<string, Resource> {
 export function buildResources({ manifest, lock, registry: given, metadataText }: CatalogData): CatalogResources {
   const registry = normaliseRegistry(given);
   const raw = (task: ManifestTask) => new RawJson(task.metadata, metadataText?.get(task));
+  // The parts first: the lock's digests then reuse each files map's text (files-digest.ts).
+  const parts = new Map<ManifestTask, EncodedParts>(manifest.tasks.map((t) => [t, encodeParts(t, raw(t))]));
   const sorted = [...manifest.tasks].sort((a, b) => compareCodePoints(a.id, b.id));
   const images = new Map<string, CaseImageRef>(sorted.map((t) => [t.id, caseImageRef(manifest, t, lock, registry)]));
   const summaries = sorted.map((t) => taskSummary(t, images.get(t.id) as CaseImageRef, registry));
-  const parts = new Map<ManifestTask, EncodedParts>(manifest.tasks.map((t) => [t, encodeParts(t, raw(t))]));
   const byId = new Map<string, TaskResources>();
   sorted.forEach((task, i) => {
     const encoded = parts.get(task) as EncodedParts;

@@ -26,7 +26,7 @@ const plainTexts = new WeakMap<object, string | null>();
 /**
  * JSON.stringify(files) when the map is in code-point order and that text is printable ASCII (null
  * otherwise), remembered per map: it is then also the map's canonical text and Go's encoding of
- * it, so the digest and the catalog's bodies share one serialisation.
+ * it, so the catalog's bodies and the lock's digest (computed after them) share one serialisation.
  */
 export function plainFilesJson(files: Record<string, string>): string | undefined {
   let text = plainTexts.get(files);
@@ -39,7 +39,9 @@ export function plainFilesJson(files: Record<string, string>): string | undefine
 
 /** `json.dumps(files, sort_keys=True, separators=(",", ":"))` */
 export function canonicalFilesJson(files: Record<string, string>): string {
-  const fast = plainFilesJson(files);
+  // Remembered texts are reused, but a digest alone remembers nothing (tasks list keeps no bodies).
+  const known = plainTexts.get(files);
+  const fast = known === undefined ? stringifiedIfCanonical(files) : (known ?? undefined);
   if (fast !== undefined) return fast;
   const parts = sortByCodePoint(Object.keys(files)).map(
     (key) => `${pythonAsciiJsonString(key)}:${pythonAsciiJsonString(files[key] as string)}`,
