@@ -13,7 +13,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { ModelConfig } from "../src/formats/model-config.ts";
+import type { ModelConfig } from "../src/formats/model-types.ts";
 import type { ModelScript } from "../src/formats/model-script.ts";
 import { scriptedUpstream, serveScripted } from "../src/gateway/scripted/provider.ts";
 import { Gateway } from "../src/gateway/server.ts";

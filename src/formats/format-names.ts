@@ -2,6 +2,6 @@
 export type FormatName = "task" | "dataset" | "manifest" | "images-lock" | "publication-record" | "model" | "model-script";
 
 /** The formats check.ts checks with validators compiled at build, in the generated module's order. */
-export const COMPILED_FORMATS = ["task", "dataset", "manifest", "images-lock", "publication-record"] as const satisfies readonly FormatName[];
+export const COMPILED_FORMATS = ["task", "dataset", "manifest", "images-lock", "publication-record", "model", "model-script"] as const satisfies readonly FormatName[];
 
 export type CompiledFormat = (typeof COMPILED_FORMATS)[number];

@@ -6,11 +6,10 @@
 import "./ark-setup.ts";
 import { type } from "arktype";
 import type { ModelInfo } from "./model-info.ts";
+import { PROVIDERS, WIRES } from "./model-types.ts";
 
-export const WIRES = ["anthropic", "chat", "responses"] as const;
-export type Wire = (typeof WIRES)[number];
-export const PROVIDERS = ["anthropic", "openai", "other", "scripted"] as const;
-export type Provider = (typeof PROVIDERS)[number];
+export { PROVIDERS, providerProblems, WIRES } from "./model-types.ts";
+export type { ModelConfig, ModelPrice, Provider, Wire } from "./model-types.ts";
 
 const perMtok = (what: string) => type("number >= 0").describe(`USD per million ${what}.`);
 
@@ -33,41 +32,6 @@ export const modelConfigModel = type({
   price: priceModel.describe("USD per million tokens, to meter spend against a run's budget."),
   "script?": type("string >= 1").describe("The script file of a scripted model, relative to this file."),
 });
-
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cache_read: number;
-  cache_write: number;
-}
-
-export interface ModelConfig {
-  name: string;
-  provider: Provider;
-  upstream_model?: string;
-  base_url?: string;
-  key_env?: string;
-  wires: Wire[];
-  price: ModelPrice;
-  script?: string;
-}
-
-/** The provider-dependent rules: what a scripted model needs and what an upstream model needs. */
-export function providerProblems(m: ModelConfig): string[] {
-  const problems: string[] = [];
-  if (m.provider === "scripted") {
-    if (m.script === undefined) problems.push("script: required with provider: scripted");
-    for (const key of ["base_url", "key_env", "upstream_model"] as const) {
-      if (m[key] !== undefined) problems.push(`${key}: not used with provider: scripted; remove it`);
-    }
-  } else {
-    for (const key of ["upstream_model", "base_url", "key_env"] as const) {
-      if (m[key] === undefined) problems.push(`${key}: required with provider: ${m.provider}`);
-    }
-    if (m.script !== undefined) problems.push("script: only for provider: scripted; remove it");
-  }
-  return problems;
-}
 
 export const modelConfigModels: ModelInfo[] = [
   {

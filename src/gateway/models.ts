@@ -7,12 +7,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { UserError, describeCause } from "../errors.ts";
-// schemas.ts first: it loads arktype the way every other command does (before ark-setup.ts's
-// configure), so the models' messages are the same whichever module a process loads first.
-import { checkFormat, type FormatName, loadFormats } from "../formats/schemas.ts";
-import { type ModelConfig, providerProblems } from "../formats/model-config.ts";
-import type { ModelScript } from "../formats/model-script.ts";
+import { checkDocument } from "../formats/check.ts";
+import type { FormatName } from "../formats/format-names.ts";
 import { formatProblem } from "../formats/model-errors.ts";
+import type { ModelScript } from "../formats/model-script.ts";
+import { type ModelConfig, providerProblems } from "../formats/model-types.ts";
 import { msg } from "./messages.ts";
 
 export interface LoadedModel {
@@ -42,9 +41,9 @@ async function readChecked<T>(file: string, format: FormatName): Promise<T> {
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const syntax = doc.errors[0];
   if (syntax) throw new UserError(msg.modelFile(shown(file), syntax.linePos?.[0].line ?? 1, syntax.message.split("\n")[0] ?? "invalid YAML"));
-  await loadFormats(format);
-  const checked = checkFormat<T>(format, doc.toJS());
-  if (checked.ok) return checked.value;
+  // A valid file is checked by the validator compiled at build; only a bad one loads arktype.
+  const checked = checkDocument<T>(format, doc.toJS());
+  if (checked.ok) return withoutNulls(checked.value);
   const first = checked.problems[0] as { loc: string; msg: string };
   const path = first.loc === "" ? [] : first.loc.replaceAll(/\[(\d+)\]/g, ".$1").split(".").map((s) => (/^\d+$/.test(s) ? Number(s) : s));
   let node = doc.getIn(path, true) as { range?: [number, number] } | undefined;
@@ -55,6 +54,13 @@ async function readChecked<T>(file: string, format: FormatName): Promise<T> {
   }
   const line = node?.range ? lineCounter.linePos(node.range[0]).line : 1;
   throw new UserError(msg.modelFile(shown(file), line, formatProblem(first)));
+}
+
+/** The compiled check fills absent optional fields with null (the schema's default): leave them absent. */
+function withoutNulls<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutNulls) as T;
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)])) as T;
 }
 
 export function listModelNames(dir: string): string[] {

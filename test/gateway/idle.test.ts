@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Gateway } from "../../src/gateway/server.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET, openModelAccess } from "../../src/runtime/model-access.ts";
 import { tempDir } from "../helpers/cli.ts";
-import type { ModelConfig } from "../../src/formats/model-config.ts";
+import type { ModelConfig } from "../../src/formats/model-types.ts";
 import { post, PRICE, requestBody } from "./support.ts";
 
 setDefaultTimeout(60_000);

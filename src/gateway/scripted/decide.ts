@@ -5,7 +5,7 @@
  * namespace tool (codex's MCP tools). A request offering no tools gets the script's `no_tools` text.
  */
 import { randomBytes } from "node:crypto";
-import type { Wire } from "../../formats/model-config.ts";
+import type { Wire } from "../../formats/model-types.ts";
 import type { ModelScript, ScriptUsage } from "../../formats/model-script.ts";
 
 type Json = Record<string, unknown>;
