@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Gateway } from "../../src/gateway/server.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET } from "../../src/runtime/model-access.ts";
 import { scriptedModel } from "../gateway/support.ts";
-import { dropUsers, ensureUsers, newRun, runEntrypoint, shAgent } from "./harness.ts";
+import { dropUsers, ensureUsers, newRun, runEntrypoint } from "./harness.ts";
 
 setDefaultTimeout(60_000);
 beforeAll(ensureUsers);
@@ -36,16 +36,27 @@ describe("model access through the entrypoint", () => {
     writeFileSync(join(modelDir, MODEL_KEY_FILE), `${run.key}\n`, { mode: 0o600 });
     dirs.env.SSE_MODEL_DIR = modelDir;
     dirs.env.SSE_MODEL_PORT = "0";
-    const agent = shAgent(
+    // bash alone (no curl on a fresh machine): HTTP/1.1 over /dev/tcp to SSE_BASE_URL.
+    const call = [
+      'hp="${SSE_BASE_URL#http://}"',
+      `body='{"model":"scripted-test","messages":[{"role":"user","content":"hi"}]}'`,
+      'exec 3<>"/dev/tcp/${hp%%:*}/${hp##*:}"',
+      'printf "POST /v1/chat/completions HTTP/1.1\\r\\nHost: x\\r\\nAuthorization: Bearer %s\\r\\nContent-Type: application/json\\r\\nContent-Length: %d\\r\\nConnection: close\\r\\n\\r\\n%s" "$SSE_API_KEY" "${#body}" "$body" >&3',
+      'cat <&3 > "$SSE_ARCHIVE/answer"',
+    ];
+    const agent = [
+      "--",
+      "/bin/bash",
+      "-c",
       [
         'a="$SSE_ARCHIVE"',
         'printf "%s\\n" "$SSE_BASE_URL" > "$a/base-url"',
         'printf "%s\\n" "$SSE_API_KEY" > "$a/key"',
-        `curl -s -H "Authorization: Bearer $SSE_API_KEY" -H 'content-type: application/json' -d '{"model":"scripted-test","messages":[{"role":"user","content":"hi"}]}' "$SSE_BASE_URL/v1/chat/completions" > "$a/answer"`,
+        ...call,
         `cat ${modelDir}/api-key > "$a/key-file" 2>&1 || echo denied >> "$a/key-file"`,
-        `curl -s --unix-socket ${modelDir}/model.sock http://x/v1/models > "$a/socket" 2>&1 || echo denied >> "$a/socket"`,
+        `[ -e ${modelDir}/model.sock ] && echo reachable > "$a/socket" || echo denied > "$a/socket"`,
       ].join("; "),
-    );
+    ];
     const r = await runEntrypoint(dirs, agent);
     const totals = await access.close();
     const read = (f: string) => readFileSync(join(dirs.archive, f), "utf8").trim();
@@ -53,7 +64,9 @@ describe("model access through the entrypoint", () => {
       expect(r.exitCode).toBe(0);
       expect(read("base-url")).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(read("key")).toBe(run.key);
-      expect(JSON.parse(read("answer")).choices[0].message.content).toBe("A title");
+      const answer = read("answer");
+      expect(answer).toStartWith("HTTP/1.1 200");
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).choices[0].message.content).toBe("A title");
       expect(read("key-file")).toContain("denied");
       expect(read("socket")).toContain("denied");
       expect(totals.answered).toBe(1);
