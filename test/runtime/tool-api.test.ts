@@ -254,10 +254,11 @@ describe("walls", () => {
     const r = await runEntrypoint(dirs, ["--", "/bin/true"]);
     expect(r.exitCode).toBe(0);
     const got = replies(dirs);
-    const refused = { error: "The agent phase has ended: the tool API answers no more calls." };
-    for (const name of ["mcp-test_patch", "POST_sse_v1_check_build", "GET_sse_v1_project"]) {
+    const ended = "The agent phase has ended: the tool API answers no more calls.";
+    for (const name of ["mcp-initialize", "mcp-test_patch", "POST_sse_v1_check_build", "GET_sse_v1_project"]) {
       expect(byName(got, name).status).toBe(403);
-      expect(JSON.parse(byName(got, name).body)).toEqual(refused);
+      const body = JSON.parse(byName(got, name).body);
+      expect(body).toEqual(name.startsWith("mcp") ? { jsonrpc: "2.0", id: null, error: { code: -32000, message: ended } } : { error: ended });
     }
     const calls = callLines(dirs);
     expect(calls.length).toBeGreaterThan(0);

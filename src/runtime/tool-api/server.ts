@@ -34,7 +34,11 @@ export function startToolApi(o: { service: ToolService; level: Level; port: numb
   const json = (status: number, body: unknown) => Response.json(body, { status });
 
   async function route(req: Request, path: string): Promise<{ res: Response; via: "mcp" | "http"; record: boolean; checks?: string[]; outcome?: string }> {
-    if (service.phaseEnded) return { res: json(403, { error: toolMsg.phaseEnded() }), via: path === "/mcp" ? "mcp" : "http", record: true, outcome: "refused" };
+    if (service.phaseEnded) {
+      // MCP clients show a JSON-RPC error's message; everyone else reads `error`.
+      const body = path === "/mcp" ? { jsonrpc: "2.0", id: null, error: { code: -32000, message: toolMsg.phaseEnded() } } : { error: toolMsg.phaseEnded() };
+      return { res: json(403, body), via: path === "/mcp" ? "mcp" : "http", record: true, outcome: "refused" };
+    }
     if (path === "/mcp") {
       const { handleMcp } = await import("./mcp.ts");
       return { res: await handleMcp(req, { service, level, calls }), via: "mcp", record: false };
