@@ -11,6 +11,7 @@ export class RunGuard {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly handlers: [NodeJS.Signals, () => void][] = [];
   private stopHook: (() => Promise<void>) | undefined;
+  private unfollow: (() => void) | undefined;
   /** what the run is doing, for the time-limit message */
   phase = "start-up";
   /** the signal that stopped the run, if any */
@@ -21,7 +22,21 @@ export class RunGuard {
     private readonly limitSeconds: number,
     private readonly warn: (line: string) => void,
     installSignals: boolean,
+    /** a job's stop: its reason (a signal name) stops this run as that signal would */
+    external?: AbortSignal,
   ) {
+    if (external) {
+      const follow = () => {
+        const reason = String(external.reason ?? "stopped");
+        if (reason === "SIGINT" || reason === "SIGTERM") this.signal = reason;
+        this.stop(msg.signalReceived(reason), reason);
+      };
+      if (external.aborted) queueMicrotask(follow);
+      else {
+        external.addEventListener("abort", follow, { once: true });
+        this.unfollow = () => external.removeEventListener("abort", follow);
+      }
+    }
     this.timer = setTimeout(() => this.stop(msg.runTimeLimit(limitSeconds, this.phase), "run time limit"), limitSeconds * 1000);
     if (installSignals) {
       for (const sig of ["SIGINT", "SIGTERM"] as const) {
@@ -75,5 +90,6 @@ export class RunGuard {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.removeSignals();
+    this.unfollow?.();
   }
 }

@@ -74,6 +74,12 @@ export function defaultRunTimeout(timeout: number): number {
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
+/** --task, --agent and --model values name folders of the results: one safe path segment each. */
+export function checkSegment(flag: string, value: string): string {
+  if (!SEGMENT.test(value)) throw usageError(msg.pathSegment(flag, value));
+  return value;
+}
+
 export function checkRunId(id: string): string {
   if (id.toLowerCase() === "latest") throw usageError(msg.runIdLatest());
   if (!RUN_ID.test(id)) throw usageError(msg.runIdSyntax(id));
@@ -149,7 +155,7 @@ export function parseRunOptions(
   if (!raw.task) throw usageError(msg.missingFlag("--task"));
   if (!raw.agent) throw usageError(msg.missingFlag("--agent"));
   for (const [flag, value] of [["--task", raw.task], ["--agent", raw.agent], ["--model", raw.model]] as const) {
-    if (value !== undefined && !SEGMENT.test(value)) throw usageError(msg.pathSegment(flag, value));
+    if (value !== undefined) checkSegment(flag, value);
   }
   const difficulty = raw.difficulty ?? String(DEFAULTS.difficulty);
   if (!/^[0-4]$/.test(difficulty)) throw usageError(msg.difficulty(difficulty));

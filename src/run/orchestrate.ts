@@ -54,6 +54,8 @@ export interface RunDeps {
   env: NodeJS.ProcessEnv;
   /** install SIGINT/SIGTERM handlers (the CLI does; tests drive the guard otherwise) */
   handleSignals: boolean;
+  /** a job's stop (Ctrl-C of `run` with several trials): stops this run as a signal would */
+  stop?: AbortSignal;
 }
 
 export interface RunOutcome {
@@ -243,7 +245,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     throw error;
   }
   const config = runConfig(opts, plan, toolTag(plan.registry, plan.task.id));
-  const guard = new RunGuard(opts.runTimeout, reporter.warn, deps.handleSignals);
+  const guard = new RunGuard(opts.runTimeout, reporter.warn, deps.handleSignals, deps.stop);
   const images: Images = { caseId: null, agentId: null, agentCmd: [], built: [] };
   let containerId: string | undefined;
   let state: ContainerState = { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };

@@ -59,7 +59,8 @@ export function createRunDir(
 /** Replaces `<parent>/latest` atomically with a relative link to `name`. */
 export function pointLatest(parent: string, name: string, warn: (line: string) => void): void {
   const link = join(parent, "latest");
-  const temp = join(parent, `.latest.${process.pid}`);
+  // Per call, not per process: a job's concurrent trials of one task, model and agent share the parent.
+  const temp = join(parent, `.latest.${process.pid}.${randomBytes(4).toString("hex")}`);
   try {
     rmSync(temp, { force: true });
     symlinkSync(name, temp);

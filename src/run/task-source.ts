@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
 import type { ManifestTask, TaskMetadata } from "../formats/manifest-types.ts";
-import { DEFAULT_ARCH } from "../formats/patterns.ts";
+import { DATASET_FILE, DEFAULT_ARCH } from "../formats/patterns.ts";
 import { type CaseSource, localCaseTag } from "./case-image.ts";
 import { cacheDir } from "./content-hash.ts";
 import { msg } from "./messages.ts";
@@ -19,6 +19,18 @@ export interface ResolvedTask {
   arch: string[];
   case: CaseSource;
   warnings: string[];
+  /** the dataset the task comes from: the catalog's manifest, or the --local folder and its dataset.yaml ("" when it has none) */
+  dataset: { name: string; version: string };
+}
+
+/** A --local dataset: the folder's name and the version in its dataset.yaml. */
+async function localDataset(root: string): Promise<{ name: string; version: string }> {
+  const file = join(root, DATASET_FILE);
+  if (!existsSync(file)) return { name: basename(root), version: "" };
+  const { readYamlFile } = await import("../dataset/yaml-file.ts");
+  const read = readYamlFile(file);
+  const version = read.ok ? (read.data as { version?: unknown } | null)?.version : undefined;
+  return { name: basename(root), version: typeof version === "string" ? version : "" };
 }
 
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
@@ -60,6 +72,7 @@ export async function resolveLocalTask(dir: string, id: string, registry: string
     arch: [...DEFAULT_ARCH],
     case: { folder, tag: localCaseTag(registry, basename(root), id), pull: undefined },
     warnings: [],
+    dataset: await localDataset(root),
   };
 }
 
@@ -103,5 +116,6 @@ export async function resolveCatalogTask(
     // A folder-built image takes the catalog's tag name, so `docker images` shows what it is.
     case: { folder, tag: pull.tagRef, pull: folder ? undefined : pull },
     warnings,
+    dataset: { name: dataset, version: catalog.manifest.version },
   };
 }
