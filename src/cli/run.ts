@@ -1,19 +1,19 @@
-import { defineCommand } from "citty";
+import { type ArgsDef, defineCommand } from "citty";
 import { catalogArg } from "./args.ts";
 
-export default defineCommand({
-  meta: {
-    name: "run",
-    description: "Run an agent on a task in a container and grade the patch it leaves",
-  },
-  args: {
-    task: { type: "string", description: "Task ID", valueHint: "ID" },
-    agent: { type: "string", description: "Agent: a folder under agents/ (dummy, reference, …)", valueHint: "NAME" },
+const args = {
+    task: { type: "string", description: "Task ID (repeatable, or a,b: a job of several tasks)", valueHint: "ID" },
+    tasks: { type: "string", description: "Tasks of a job: all, a glob such as 'html*', or @FILE (one ID a line)", valueHint: "SPEC" },
+    agent: { type: "string", description: "Agent: a folder under agents/ (dummy, reference, …); repeatable", valueHint: "NAME" },
     model: {
       type: "string",
-      description: "Model the agent uses (models/*.yaml), served to it by the gateway; ignored for agents that make no model calls",
+      description: "Model the agent uses (models/*.yaml), served to it by the gateway; ignored for agents that make no model calls; repeatable",
       valueHint: "NAME",
     },
+    attempts: { type: "string", description: "Trials of each task, agent and model in a job (default 1)", valueHint: "K" },
+    jobs: { type: "string", description: "Containers at once in a job (default: from the CPUs and memory)", valueHint: "N" },
+    job: { type: "string", description: "Name of the job (results/jobs/NAME); the same name again resumes it", valueHint: "NAME" },
+    retries: { type: "string", description: "Retries of a trial ended by an infrastructure error (default 2)", valueHint: "R" },
     budget: { type: "string", description: "USD the run's model calls may spend (default 10); calls past it are refused", valueHint: "USD" },
     local: { type: "string", description: "Run the task from the dataset folder DIR (builds its case image)", valueHint: "DIR" },
     ...catalogArg,
@@ -35,10 +35,19 @@ export default defineCommand({
     results: { type: "string", description: "Results folder (default: ./results)", valueHint: "DIR" },
     "require-pass": { type: "boolean", description: "Exit 1 unless the grade is passed" },
     "keep-container": { type: "boolean", description: "Keep the container (and its network) after the run" },
+} as const satisfies ArgsDef;
+
+const STRING_FLAGS: ReadonlySet<string> = new Set(Object.entries(args).filter(([, def]) => def.type === "string").map(([name]) => name));
+
+export default defineCommand({
+  meta: {
+    name: "run",
+    description: "Run an agent on a task in a container and grade the patch it leaves; several tasks, agents or attempts make a job",
   },
+  args,
   async run({ args, rawArgs }) {
-    const { runCommand } = await import("../run/command.ts");
-    return runCommand(
+    const { runOrJob } = await import("../jobs/run-entry.ts");
+    return runOrJob(
       {
         ...args,
         runTimeout: args["run-timeout"],
@@ -48,6 +57,7 @@ export default defineCommand({
         keepContainer: args["keep-container"],
       },
       rawArgs,
+      STRING_FLAGS,
     );
   },
 });

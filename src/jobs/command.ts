@@ -1,0 +1,192 @@
+/**
+ * `ssebench run` with several tasks, agents, models or attempts (or any job flag): plan the job,
+ * write job.json, lock the job, run its pending trials and print two lines. A resume (`--job NAME`
+ * again) reads the plan and the options from job.json.
+ */
+import { existsSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { out } from "../cli/output.ts";
+import { usageError, UserError } from "../errors.ts";
+import { DockerCli } from "../run/docker.ts";
+import { findHome, type Home } from "../run/home.ts";
+import { msg as runMsg } from "../run/messages.ts";
+import { checkSegment, parseRunOptions, type RawRunArgs, type RunOptions } from "../run/options.ts";
+import { consoleReporter, type Reporter } from "../run/reporter.ts";
+import { newRunId } from "../run/results.ts";
+import { flagCounts, matrixFlags, type MatrixFlags } from "./flags.ts";
+import { msg } from "./messages.ts";
+import { defaultJobs, type JobFile, memoryBytes, planTrials, type TaskImages } from "./plan.ts";
+import { latestByTrial, isInfraError } from "./rules.ts";
+import { runJob } from "./runner.ts";
+import { jobDir, lockJob, readJobFile, readTrials, writeJobFile } from "./store.ts";
+import { listTasks, selectTasks } from "./task-list.ts";
+
+export interface RawJobArgs extends RawRunArgs {
+  tasks?: string;
+  attempts?: string;
+  jobs?: string;
+  job?: string;
+  retries?: string;
+}
+
+const JOB_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+function wholeNumber(value: string | undefined, min: number, max: number, message: (v: string) => string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9]+$/.test(value) || Number(value) < min || Number(value) > max) throw usageError(message(value));
+  return Number(value);
+}
+
+/** The flags a resume takes from its own command line rather than from job.json. */
+const RESUME_OWN = new Set(["jobs", "retries", "job", "results", "require-pass"]);
+
+/** rawArgs without the given flags (and their values). */
+function dropFlags(rawArgs: readonly string[], drop: (name: string) => boolean, stringFlags: ReadonlySet<string>): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < rawArgs.length; i++) {
+    const token = rawArgs[i] ?? "";
+    const name = token.startsWith("--") ? (token.slice(2).split("=")[0] ?? "") : "";
+    const takesNext = name !== "" && stringFlags.has(name) && !token.includes("=");
+    if (name && drop(name)) {
+      if (takesNext) i++;
+      continue;
+    }
+    kept.push(token);
+    if (takesNext && i + 1 < rawArgs.length) kept.push(rawArgs[++i] as string);
+  }
+  return kept;
+}
+
+/** --local as an absolute path, so a resume from another folder finds the same tasks. */
+function absoluteLocal(rawArgs: readonly string[]): string[] {
+  return rawArgs.map((token, i) => {
+    if (token.startsWith("--local=")) return `--local=${resolve(token.slice(8))}`;
+    return rawArgs[i - 1] === "--local" ? resolve(token) : token;
+  });
+}
+
+function baseOptions(args: RawJobArgs, rawArgs: readonly string[]): RunOptions {
+  // task and agent are each trial's; the rest is checked as for one run.
+  return parseRunOptions({ ...args, task: "job", agent: "job", model: undefined }, rawArgs);
+}
+
+async function planJob(name: string, matrix: MatrixFlags, spec: { tasks: string | undefined; attempts: number }, base: RunOptions, argv: string[], deps: { home: Home; reporter: Reporter }): Promise<JobFile> {
+  const tasks = [...matrix.tasks];
+  if (spec.tasks !== undefined) {
+    const source = await listTasks(base.local, base.catalog, process.env);
+    for (const id of selectTasks(spec.tasks, source)) if (!tasks.includes(id)) tasks.push(id);
+  }
+  if (tasks.length === 0) throw usageError(msg.noTask());
+  if (matrix.agents.length === 0) throw usageError(msg.noAgent());
+  const { loadAgent } = await import("../run/agents.ts");
+  const agents = await Promise.all(matrix.agents.map((a) => loadAgent(deps.home.agentsDir, a)));
+  for (const a of agents) {
+    if (a.usesModel && matrix.models.length === 0) throw new UserError(runMsg.modelRequired(a.name));
+    if (!a.usesModel && matrix.models.length > 0) deps.reporter.warn(runMsg.modelIgnored(a.name, matrix.models.join(", ")));
+  }
+  const trials = planTrials(tasks, agents, matrix.models, spec.attempts);
+  // Every cell is checked as its runs will be, before anything is written or started.
+  const { validateRun } = await import("../run/validate.ts");
+  const images: Record<string, TaskImages> = {};
+  let dataset = { name: "", version: "" };
+  const cells = new Map(trials.map((t) => [`${t.task}/${t.model}/${t.agent}`, t]));
+  for (const t of cells.values()) {
+    const plan = await validateRun({ ...base, task: t.task, agent: t.agent, model: t.model === "none" ? undefined : t.model }, { home: deps.home, env: process.env, warn: deps.reporter.warn });
+    dataset = plan.task.dataset;
+    const pull = plan.task.case.pull;
+    images[t.task] = { case_image: plan.task.case.tag, pull: pull?.ref ?? null, digest: pull?.digest ?? null, built_from: plan.task.case.folder ?? null };
+  }
+  const { VERSION } = await import("../version.ts");
+  return {
+    name,
+    created_at: new Date().toISOString(),
+    ssebench_version: VERSION,
+    dataset,
+    matrix: { tasks, agents: matrix.agents, models: matrix.models, attempts: spec.attempts },
+    trials,
+    images,
+    agents: Object.fromEntries(agents.map((a) => [a.name, { version: a.version ?? VERSION, uses_model: a.usesModel }])),
+    argv,
+  };
+}
+
+export async function jobCommand(args: RawJobArgs, rawArgs: readonly string[], stringFlags: ReadonlySet<string>): Promise<number> {
+  if (args.runId !== undefined) throw usageError(msg.jobRunId());
+  const counts = flagCounts(rawArgs, stringFlags);
+  const matrix = matrixFlags(rawArgs);
+  for (const t of matrix.tasks) checkSegment("--task", t);
+  for (const a of matrix.agents) checkSegment("--agent", a);
+  for (const m of matrix.models) checkSegment("--model", m);
+  const attempts = wholeNumber(args.attempts, 1, 100, msg.attempts) ?? 1;
+  const retries = wholeNumber(args.retries, 0, 10, msg.retries) ?? 2;
+  const jobsFlag = wholeNumber(args.jobs, 1, 1000, msg.jobsCount);
+  if (args.job !== undefined && !JOB_NAME.test(args.job)) throw usageError(msg.jobName(args.job));
+  const name = args.job ?? `job-${newRunId()}`;
+  let base = baseOptions(args, rawArgs);
+  const reporter = await consoleReporter();
+  const home = findHome();
+  const dir = jobDir(base.results, name);
+  const release = lockJob(dir, name);
+  try {
+    let job = readJobFile(dir);
+    const planning = ["task", "tasks", "agent", "model", "attempts"].some((f) => counts.has(f));
+    if (job) {
+      if (planning) {
+        const again = await planJob(name, matrix, { tasks: args.tasks, attempts }, base, job.argv, { home, reporter });
+        if (again.trials.map((t) => t.trial).join("\n") !== job.trials.map((t) => t.trial).join("\n")) throw new UserError(msg.jobDiffers(name, `${dir}/job.json`));
+      }
+      const argv = [...dropFlags(job.argv, (f) => RESUME_OWN.has(f), stringFlags), ...dropFlags(rawArgs, (f) => !RESUME_OWN.has(f), stringFlags)];
+      base = baseOptions({ ...parseStored(argv, stringFlags), results: base.results }, argv);
+    } else {
+      if (!planning) throw new UserError(msg.jobMissing(name, resolve(base.results, "jobs")));
+      const argv = dropFlags(absoluteLocal(rawArgs), (f) => f === "job", stringFlags);
+      job = await planJob(name, matrix, { tasks: args.tasks, attempts }, base, argv, { home, reporter });
+      writeJobFile(dir, job);
+    }
+    const jobs = jobsFlag ?? defaultJobs(base.resources.cpus, memoryBytes(base.resources.memory));
+    const controller = new AbortController();
+    const onSignal = (sig: NodeJS.Signals) => {
+      reporter.warn(msg.stopping(sig));
+      controller.abort(sig);
+    };
+    const handlers = (["SIGINT", "SIGTERM"] as const).map((sig) => [sig, () => onSignal(sig)] as const);
+    for (const [sig, h] of handlers) process.once(sig, h);
+    try {
+      await runJob({ dir, job, base, jobs, retries }, { docker: new DockerCli(reporter.debug), home, env: process.env, progress: (l) => reporter.info(l), stop: controller.signal });
+    } finally {
+      for (const [sig, h] of handlers) process.removeListener(sig, h);
+    }
+    return finish(job, dir, controller.signal, Boolean(args.requirePass));
+  } finally {
+    release();
+    // A job that never got its plan leaves no folder behind.
+    if (!existsSync(join(dir, "job.json"))) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** citty-like values of the stored flags a resume re-parses. */
+function parseStored(argv: readonly string[], stringFlags: ReadonlySet<string>): RawJobArgs {
+  const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  const raw: Record<string, unknown> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] ?? "";
+    if (!token.startsWith("--")) continue;
+    const [flag = "", inline] = token.slice(2).split(/=(.*)/s);
+    if (stringFlags.has(flag)) raw[camel(flag)] = inline ?? argv[++i];
+    else raw[camel(flag)] = true;
+  }
+  return raw as RawJobArgs;
+}
+
+function finish(job: JobFile, dir: string, stop: AbortSignal, requirePass: boolean): number {
+  const latest = latestByTrial(readTrials(dir));
+  const records = job.trials.map((t) => latest.get(t.trial));
+  const count = (s: string) => records.filter((r) => r?.status === s).length;
+  const missing = records.filter((r) => r === undefined).length;
+  out(msg.jobSummary(job.name, job.trials.length, count("passed"), count("failed"), count("error"), missing));
+  out(msg.jobDir(dir));
+  if (stop.aborted) return stop.reason === "SIGTERM" ? 143 : 130;
+  if (missing > 0 || records.some((r) => r && isInfraError(r))) return 1;
+  if (requirePass && count("passed") < job.trials.length) return 1;
+  return 0;
+}

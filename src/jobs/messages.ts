@@ -1,0 +1,41 @@
+/** Every text of jobs (`ssebench run` with several trials) and `ssebench results`; tests assert these exact strings. */
+export const msg = {
+  // command line (exit 2)
+  flagTwice: (flag: string) => `${flag} is given more than once; it takes one value`,
+  jobRunId: () => "--run-id names one run; a job names its trials' runs itself (give the job a name with --job NAME)",
+  jobName: (name: string) => `--job '${name}': a job name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+  tasksSyntax: (value: string) => `--tasks '${value}': use all, a glob such as 'html*', or @FILE (one task ID a line)`,
+  tasksFileUnreadable: (file: string, detail: string) => `${file}: cannot be read: ${detail}`,
+  tasksFileLine: (file: string, line: number, word: string) => `${file}:${line}: '${word}' is not a task ID`,
+  noTasksMatch: (pattern: string, where: string) => `--tasks '${pattern}' matches no task of ${where}`,
+  unknownTask: (id: string, where: string) => `Task ${id} is not in ${where}`,
+  unknownTaskAt: (file: string, line: number, id: string, where: string) => `${file}:${line}: task ${id} is not in ${where}`,
+  noAgent: () => "--agent is required (repeatable: --agent reference --agent dummy)",
+  noTask: () => "--task or --tasks is required",
+  jobsCount: (value: string) => `--jobs must be a positive whole number of containers at once (got '${value}')`,
+  retries: (value: string) => `--retries must be a whole number from 0 to 10 (got '${value}')`,
+  attempts: (value: string) => `--attempts must be a whole number from 1 to 100 (got '${value}')`,
+
+  // job folder (exit 1)
+  jobDiffers: (name: string, file: string) =>
+    `Job ${name} was planned with other tasks, agents, models or attempts (${file}); resume it with just --job ${name}, or name a new job`,
+  jobUnreadable: (file: string, detail: string) => `${file}: not a job plan: ${detail}`,
+  jobMissing: (name: string, dir: string) => `Job ${name} does not exist in ${dir}; give --task and --agent to plan it`,
+  jobLocked: (name: string, pid: number, lock: string) => `Job ${name} is being run by process ${pid} (${lock}); wait for it, or stop it first`,
+  lockFailed: (lock: string, detail: string) => `${lock}: cannot lock the job: ${detail}`,
+  trialsLine: (file: string, line: number) => `${file}:${line}: not a trial record; ignored`,
+
+  // while running (stderr)
+  jobPlanned: (name: string, total: number, todo: number, jobs: number) =>
+    `Job ${name}: ${total} trials, ${todo} to run, ${jobs} at once`,
+  trialDone: (n: number, total: number, label: string, outcome: string, seconds: number) =>
+    `[${n}/${total}] ${label}: ${outcome} in ${seconds.toFixed(1)}s`,
+  retrying: (label: string, attempt: number, retries: number, seconds: number) =>
+    `${label}: infrastructure error; retry ${attempt} of ${retries} in ${seconds}s`,
+  stopping: (sig: string) => `Received ${sig}; starting no new trials, stopping the running ones (a later run with the same --job finishes the job)`,
+
+  // the end (stdout)
+  jobSummary: (name: string, total: number, passed: number, failed: number, errors: number, missing: number) =>
+    `Job ${name}: ${total} trials: ${passed} passed, ${failed} failed, ${errors} errors${missing ? `, ${missing} not run` : ""}`,
+  jobDir: (dir: string) => `Job directory: ${dir}`,
+} as const;

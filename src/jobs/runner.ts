@@ -1,0 +1,143 @@
+/**
+ * Runs a job's pending trials, N containers at once. A trial is one runTask (the same run folder,
+ * result and summary as `ssebench run`); it ends with one line in trials.jsonl. An infrastructure
+ * error is retried with backoff; a stop (Ctrl-C) starts nothing new and the running trials are
+ * recorded as interrupted. The first trial of a task and agent runs alone among that task's
+ * trials, so the layers it builds are built once and reused by the rest.
+ */
+import { join, relative } from "node:path";
+import { UserError } from "../errors.ts";
+import type { Docker } from "../run/docker.ts";
+import type { Home } from "../run/home.ts";
+import type { RunOptions } from "../run/options.ts";
+import { runTask } from "../run/orchestrate.ts";
+import { fileReporter } from "../run/reporter.ts";
+import { msg } from "./messages.ts";
+import { type JobFile, NO_MODEL, type TrialSpec } from "./plan.ts";
+import { backoffSeconds, isInfraError, pendingTrials } from "./rules.ts";
+import { appendTrial, readTrials, type TrialRecord } from "./store.ts";
+
+export interface JobDeps {
+  docker: Docker;
+  home: Home;
+  env: NodeJS.ProcessEnv;
+  /** one line of progress (stderr) */
+  progress: (line: string) => void;
+  /** aborted with the signal's name on Ctrl-C */
+  stop: AbortSignal;
+  /** milliseconds before retry n (default backoffSeconds) */
+  backoffMs?: (retry: number) => number;
+}
+
+export interface JobRun {
+  dir: string;
+  job: JobFile;
+  /** the options every trial shares (task, agent and model are the trial's) */
+  base: RunOptions;
+  jobs: number;
+  retries: number;
+}
+
+export function trialLabel(t: TrialSpec): string {
+  return `${t.task} ${t.agent}${t.model === NO_MODEL ? "" : `(${t.model})`} #${t.attempt}`;
+}
+
+function outcomeText(r: TrialRecord): string {
+  return r.status === "error" ? `error (${r.error_type ?? "infra"}: ${r.error_msg ?? ""})` : r.status;
+}
+
+const sleep = (ms: number, stop: AbortSignal) =>
+  new Promise<void>((resolveSleep) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      stop.removeEventListener("abort", done);
+      resolveSleep();
+    }
+    stop.addEventListener("abort", done, { once: true });
+  });
+
+async function runOneTrial(run: JobRun, deps: JobDeps, spec: TrialSpec, attemptNo: number): Promise<TrialRecord> {
+  const opts: RunOptions = { ...run.base, task: spec.task, agent: spec.agent, model: spec.model === NO_MODEL ? undefined : spec.model, runId: undefined, requirePass: false };
+  const reporter = fileReporter(join(run.dir, "logs", `${spec.trial.replaceAll("/", "__")}.${attemptNo}.log`));
+  const started = new Date();
+  const base = { trial: spec.trial, task: spec.task, agent: spec.agent, model: spec.model, attempt: spec.attempt, try: attemptNo };
+  const ended = () => ({ dataset: run.job.dataset, started_at: started.toISOString(), finished_at: new Date().toISOString(), duration_ms: Date.now() - started.getTime() });
+  try {
+    const outcome = await runTask(opts, { docker: deps.docker, reporter, home: deps.home, env: deps.env, handleSignals: false, stop: deps.stop });
+    const p = outcome.summary.patch_result;
+    return {
+      ...base,
+      status: p.status,
+      error_type: p.error_type,
+      error_msg: p.error_msg,
+      run_id: outcome.summary.run_id,
+      run_dir: relative(run.base.results, outcome.runDir),
+      ...ended(),
+      images: { agent: outcome.summary.container.image, case: outcome.summary.container.case_image },
+      spend: outcome.summary.spend,
+    };
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    reporter.error(error.message);
+    const interrupted = deps.stop.aborted;
+    return {
+      ...base,
+      status: "error",
+      error_type: interrupted ? "interrupted" : "infra",
+      error_msg: error.message,
+      run_id: null,
+      run_dir: null,
+      ...ended(),
+      images: { agent: null, case: null },
+      spend: 0,
+    };
+  }
+}
+
+/** Runs what the job still lacks; returns the number of trial runs made. */
+export async function runJob(run: JobRun, deps: JobDeps): Promise<number> {
+  const { todo, tries } = pendingTrials(run.job.trials, readTrials(run.dir, deps.progress));
+  const total = run.job.trials.length;
+  let finished = total - todo.length;
+  let runs = 0;
+  deps.progress(msg.jobPlanned(run.job.name, total, todo.length, run.jobs));
+  const backoffMs = deps.backoffMs ?? ((n: number) => backoffSeconds(n) * 1000);
+
+  const withRetries = async (spec: TrialSpec) => {
+    for (let retry = 0; ; retry++) {
+      const no = (tries.get(spec.trial) ?? 0) + 1;
+      tries.set(spec.trial, no);
+      runs++;
+      const record = await runOneTrial(run, deps, spec, no);
+      appendTrial(run.dir, record);
+      const again = isInfraError(record) && retry < run.retries && !deps.stop.aborted;
+      if (!again) finished++;
+      deps.progress(msg.trialDone(finished, total, trialLabel(spec), outcomeText(record), record.duration_ms / 1000));
+      if (!again) return;
+      const wait = backoffMs(retry + 1);
+      deps.progress(msg.retrying(trialLabel(spec), retry + 1, run.retries, Math.round(wait / 1000)));
+      await sleep(wait, deps.stop);
+      if (deps.stop.aborted) return;
+    }
+  };
+
+  const queue = [...todo];
+  const running = new Map<Promise<void>, { task: string; warming: boolean }>();
+  const startedPairs = new Set<string>();
+  for (;;) {
+    while (running.size < run.jobs && !deps.stop.aborted) {
+      const index = queue.findIndex((t) => ![...running.values()].some((r) => r.warming && r.task === t.task));
+      if (index < 0) break;
+      const [spec] = queue.splice(index, 1) as [TrialSpec];
+      const pair = `${spec.task}/${spec.agent}`;
+      const warming = !startedPairs.has(pair);
+      startedPairs.add(pair);
+      const promise: Promise<void> = withRetries(spec).finally(() => running.delete(promise));
+      running.set(promise, { task: spec.task, warming });
+    }
+    if (running.size === 0) break;
+    await Promise.race(running.keys());
+  }
+  return runs;
+}

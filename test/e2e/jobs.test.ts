@@ -1,0 +1,92 @@
+/**
+ * A job on a real engine: the C and Rust demo tasks × {reference, dummy} × 2 attempts with --jobs 2,
+ * the expected scores; the same job killed half-way (SIGINT) resumes to the same final results; a
+ * trial stopped by its run time limit (an interruption, an infrastructure outcome) is retried while
+ * agent failures are not; a second process on a running job refuses with one line.
+ */
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import type { JobFile } from "../../src/jobs/plan.ts";
+import { readTrials } from "../../src/jobs/store.ts";
+import { ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
+import { demoDir, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";
+
+setDefaultTimeout(900_000);
+const results = tempDir("ssebench-e2e-jobs-");
+const home = homeWithAgents({ sleeper: `["sleep", "600"]` });
+afterAll(() => {
+  results.cleanup();
+  home.cleanup();
+});
+const env = { DOCKER_HOST: process.env.DOCKER_HOST, SSEBENCH_HOME: home.path };
+const TASKS = ["htmlesc-quote-overflow", "fixedbuf-extend-overflow"];
+const matrix = ["run", "--local", demoDir, ...TASKS.flatMap((t) => ["--task", t]), "--agent", "reference", "--agent", "dummy", "--attempts", "2", "--jobs", "2", "--results", results.path];
+
+/** trial → status of its final record */
+function finalGrades(job: string): Record<string, string> {
+  const grades: Record<string, string> = {};
+  for (const r of readTrials(join(results.path, "jobs", job))) if (!grades[r.trial] || grades[r.trial] === "error") grades[r.trial] = r.status;
+  return grades;
+}
+
+const expected = Object.fromEntries(
+  [1, 2].flatMap((attempt) => TASKS.flatMap((t) => [[`${t}/none/reference/${attempt}`, "passed"], [`${t}/none/dummy/${attempt}`, "failed"]])),
+);
+
+describe.skipIf(!E2E)(`jobs on a real engine${SKIP_REASON}`, () => {
+  test("2 tasks × {reference, dummy} × 2 attempts, 2 at once: the reference passes, dummy fails", async () => {
+    const r = await ssebench([...matrix, "--job", "full"], { env });
+    expect(r.stdout).toBe(`Job full: 8 trials: 4 passed, 4 failed, 0 errors\nJob directory: ${join(results.path, "jobs", "full")}\n`);
+    expect(r.exitCode).toBe(0);
+    expect(finalGrades("full")).toEqual(expected);
+    const job = readJson<JobFile>(join(results.path, "jobs", "full", "job.json"));
+    expect(job.dataset).toEqual({ name: "demo", version: "demo-v1" });
+    expect(job.trials).toHaveLength(8);
+    // One try each: nothing was an infrastructure error.
+    expect(readTrials(join(results.path, "jobs", "full")).every((t) => t.try === 1 && t.run_dir !== null)).toBe(true);
+  });
+
+  test("killed half-way (SIGINT), then resumed: the same final results", async () => {
+    const proc = Bun.spawn([ssebenchBin, ...matrix, "--job", "killed"], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdout: "pipe", stderr: "pipe" });
+    let stderr = "";
+    const decoder = new TextDecoder();
+    const reader = proc.stderr.getReader();
+    const readMore = async () => {
+      const { value, done } = await reader.read();
+      if (value) stderr += decoder.decode(value);
+      return !done;
+    };
+    while (!/\[3\/8\]/.test(stderr) && (await readMore()));
+    // A second process on the running job refuses with one line.
+    const second = await ssebench(["run", "--job", "killed", "--results", results.path], { env });
+    expect(second.exitCode).toBe(1);
+    expect(second.stderr.trim().split("\n")).toHaveLength(1);
+    expect(second.stderr).toContain(`Job killed is being run by process ${proc.pid}`);
+    proc.kill("SIGINT");
+    while (await readMore());
+    expect(await proc.exited).toBe(130);
+    expect(stderr).toContain("Received SIGINT; starting no new trials");
+    const partial = Object.keys(finalGrades("killed")).length;
+    expect(partial).toBeLessThan(8);
+    const resumed = await ssebench(["run", "--job", "killed", "--results", results.path], { env });
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.stdout.split("\n")[0]).toBe("Job killed: 8 trials: 4 passed, 4 failed, 0 errors");
+    expect(finalGrades("killed")).toEqual(expected);
+  });
+
+  test("a trial stopped by its run time limit is retried; a failed grade is not", async () => {
+    const r = await ssebench(
+      ["run", "--local", demoDir, "--task", TASKS[0] as string, "--agent", "sleeper", "--agent", "dummy", "--run-timeout", "25", "--retries", "1", "--job", "retry", "--results", results.path],
+      { env },
+    );
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.split("\n")[0]).toBe("Job retry: 2 trials: 0 passed, 1 failed, 1 errors");
+    const records = readTrials(join(results.path, "jobs", "retry"));
+    expect(records.filter((t) => t.agent === "sleeper").map((t) => [t.try, t.status, t.error_type])).toEqual([
+      [1, "error", "interrupted"],
+      [2, "error", "interrupted"],
+    ]);
+    expect(records.filter((t) => t.agent === "dummy").map((t) => [t.try, t.status])).toEqual([[1, "failed"]]);
+    expect(r.stderr).toContain(`${TASKS[0]} sleeper #1: infrastructure error; retry 1 of 1 in 5s`);
+  });
+});

@@ -1,0 +1,42 @@
+/** `ssebench run` job flags through the compiled binary: usage errors and planning errors, each one line. */
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { msg } from "../../src/jobs/messages.ts";
+import { hasNoStackTrace, repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
+
+const scratch = tempDir("ssebench-jobs-cli-");
+afterAll(scratch.cleanup);
+const results = join(scratch.path, "results");
+const demo = join(repoRoot, "datasets", "demo");
+
+async function fails(args: string[], code: number, line: string) {
+  const r = await ssebench(["run", ...args], { env: { XDG_CACHE_HOME: join(scratch.path, "cache") } });
+  expect(r.exitCode).toBe(code);
+  expect(r.stderr).toContain(line);
+  expect(r.stdout).toBe("");
+  expect(hasNoStackTrace(r.stderr)).toBe(true);
+}
+
+describe("ssebench run as a job", () => {
+  test("a repeated single-value flag is a usage error, in one run and in a job", async () => {
+    await fails(["--task", "htmlesc-quote-overflow", "--agent", "dummy", "--timeout", "5", "--timeout", "6"], 2, msg.flagTwice("--timeout"));
+    await fails(["--task", "a", "--task", "b", "--agent", "dummy", "--results", results, "--results", results], 2, msg.flagTwice("--results"));
+  });
+
+  test("job flags are checked; --run-id does not go with a job", async () => {
+    await fails(["--task", "a", "--task", "b", "--agent", "dummy", "--run-id", "x"], 2, msg.jobRunId());
+    await fails(["--task", "a", "--agent", "dummy", "--attempts", "0"], 2, msg.attempts("0"));
+    await fails(["--task", "a", "--agent", "dummy", "--jobs", "two"], 2, msg.jobsCount("two"));
+    await fails(["--task", "a", "--agent", "dummy", "--job", "../x"], 2, msg.jobName("../x"));
+  });
+
+  test("a job that does not exist, or a bad tasks file, leaves no job folder", async () => {
+    await fails(["--job", "nope", "--results", results], 1, msg.jobMissing("nope", join(results, "jobs")));
+    const file = join(scratch.path, "tasks.txt");
+    writeFileSync(file, "htmlesc-quote-overflow\nnot-a-demo-task\n");
+    await fails(["--local", demo, "--tasks", `@${file}`, "--agent", "dummy", "--job", "bad", "--results", results], 1, msg.unknownTaskAt(file, 2, "not-a-demo-task", demo));
+    expect(existsSync(join(results, "jobs", "bad"))).toBe(false);
+    expect(existsSync(join(results, "jobs", "nope"))).toBe(false);
+  });
+});

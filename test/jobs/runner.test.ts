@@ -1,0 +1,132 @@
+/**
+ * runJob with the fake docker of test/run (the orchestrator's neighbour): trials.jsonl lines, resume
+ * skipping graded trials, retries of infrastructure errors only, and a stopped job that a later run finishes.
+ * The same against the real engine: test/e2e/jobs.test.ts.
+ */
+import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { JobFile } from "../../src/jobs/plan.ts";
+import { planTrials } from "../../src/jobs/plan.ts";
+import { type JobDeps, runJob } from "../../src/jobs/runner.ts";
+import { readTrials, writeJobFile } from "../../src/jobs/store.ts";
+import type { DockerCallOptions } from "../../src/run/docker.ts";
+import type { Home } from "../../src/run/home.ts";
+import { parseRunOptions } from "../../src/run/options.ts";
+import { repoRoot, tempDir } from "../helpers/cli.ts";
+import { FakeDocker, type FakeContainer, passedResult } from "../run/fake-docker.ts";
+
+const scratch = tempDir("ssebench-jobs-runner-");
+process.env.XDG_CACHE_HOME = join(scratch.path, "cache");
+afterAll(scratch.cleanup);
+const entrypoint = join(scratch.path, "ssebench-entrypoint");
+writeFileSync(entrypoint, "#!/bin/sh\n");
+const home: Home = {
+  root: repoRoot,
+  agentsDir: join(repoRoot, "agents"),
+  sandboxDockerfile: join(repoRoot, "images", "sandbox", "Dockerfile"),
+  pluginsDir: join(repoRoot, "runtime", "plugins"),
+  entrypointBinary: entrypoint,
+};
+const fixtures = join(import.meta.dir, "..", "run", "fixtures", "dataset");
+const BASE = "ghcr.io/42-b3yond-6ug/ssebench/base-generic-c:1.0.0";
+const failedResult = { ...passedResult, patch_result: { ...passedResult.patch_result, status: "failed", pov_passed: 0, error_msg: "PoC failed: pocs/1" } };
+
+/** Each `docker run` takes the next scripted container (then keeps the last). */
+class ScriptedDocker extends FakeDocker {
+  constructor(readonly script: FakeContainer[]) {
+    super();
+    this.images.set(BASE, { id: "sha256:base", inputs: "" });
+  }
+  override async call(args: readonly string[], opts?: DockerCallOptions) {
+    if (args[0] === "run") this.container = this.script.shift() ?? this.container;
+    return super.call(args, opts);
+  }
+}
+
+let counter = 0;
+let results: string;
+beforeEach(() => {
+  results = join(scratch.path, `results-${++counter}`);
+});
+
+function job(attempts: number): { dir: string; file: JobFile } {
+  const dir = join(results, "jobs", "j");
+  const file: JobFile = {
+    name: "j", created_at: "", ssebench_version: "0", dataset: { name: "dataset", version: "" },
+    matrix: { tasks: ["tiny-task"], agents: ["dummy"], models: [], attempts },
+    trials: planTrials(["tiny-task"], [{ name: "dummy", usesModel: false }], [], attempts),
+    images: {}, agents: {}, argv: [],
+  };
+  writeJobFile(dir, file);
+  return { dir, file };
+}
+
+async function run(dir: string, file: JobFile, docker: FakeDocker, extra: Partial<JobDeps> = {}, retries = 2) {
+  const base = parseRunOptions({ task: "job", agent: "job", local: fixtures, results }, [], {});
+  const lines: string[] = [];
+  const deps: JobDeps = { docker, home, env: {}, progress: (l) => lines.push(l), stop: new AbortController().signal, backoffMs: () => 0, ...extra };
+  const runs = await runJob({ dir, job: file, base, jobs: 2, retries }, deps);
+  return { runs, lines, records: readTrials(dir) };
+}
+
+describe("runJob", () => {
+  test("each trial is one run folder and one trials.jsonl line; a resume runs nothing", async () => {
+    const { dir, file } = job(2);
+    const first = await run(dir, file, new ScriptedDocker([{ result: passedResult }, { result: failedResult }]));
+    expect(first.runs).toBe(2);
+    expect(first.records.map((r) => [r.trial, r.try, r.status])).toEqual([
+      ["tiny-task/none/dummy/1", 1, "passed"],
+      ["tiny-task/none/dummy/2", 1, "failed"],
+    ]);
+    for (const r of first.records) expect(existsSync(join(results, r.run_dir as string, "summary.json"))).toBe(true);
+    expect(first.lines[0]).toBe("Job j: 2 trials, 2 to run, 2 at once");
+    const again = await run(dir, file, new ScriptedDocker([]));
+    expect(again.runs).toBe(0);
+    expect(again.lines).toEqual(["Job j: 2 trials, 0 to run, 2 at once"]);
+  });
+
+  test("an infrastructure error (no result) is retried up to --retries; an agent failure never", async () => {
+    const { dir, file } = job(1);
+    const infra = await run(dir, file, new ScriptedDocker([{}, {}, { result: failedResult }, { result: passedResult }]), {}, 2);
+    expect(infra.records.map((r) => [r.try, r.status, r.error_type])).toEqual([
+      [1, "error", "infra"],
+      [2, "error", "infra"],
+      [3, "failed", null],
+    ]);
+    expect(infra.lines.filter((l) => l.startsWith("tiny-task dummy #1: infrastructure error"))).toEqual([
+      "tiny-task dummy #1: infrastructure error; retry 1 of 2 in 0s",
+      "tiny-task dummy #1: infrastructure error; retry 2 of 2 in 0s",
+    ]);
+    results = `${results}-capped`;
+    const capped = job(1);
+    const out = await run(capped.dir, capped.file, new ScriptedDocker([{}, {}, {}]), {}, 1);
+    expect(out.records.map((r) => r.status)).toEqual(["error", "error"]);
+  });
+
+  test("a stop interrupts the running trial, starts no other; a later run finishes the job", async () => {
+    const { dir, file } = job(3);
+    const controller = new AbortController();
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const docker = new ScriptedDocker([{ until: new Promise(() => {}) }]);
+    const call = docker.call.bind(docker);
+    docker.call = async (args, opts) => {
+      if (args[0] === "run") started();
+      return call(args, opts);
+    };
+    const stopped = run(dir, file, docker, { stop: controller.signal });
+    await running;
+    controller.abort("SIGINT");
+    const first = await stopped;
+    expect(first.records.map((r) => [r.trial, r.status, r.error_type])).toEqual([["tiny-task/none/dummy/1", "error", "interrupted"]]);
+    const resumed = await run(dir, file, new ScriptedDocker([{ result: passedResult }]));
+    expect(resumed.runs).toBe(3);
+    expect(resumed.records.map((r) => [r.trial, r.try, r.status])).toEqual([
+      ["tiny-task/none/dummy/1", 1, "error"],
+      ["tiny-task/none/dummy/1", 2, "passed"],
+      ["tiny-task/none/dummy/2", 1, "passed"],
+      ["tiny-task/none/dummy/3", 1, "passed"],
+    ]);
+  });
+});
