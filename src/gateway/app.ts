@@ -195,12 +195,15 @@ async function handle(lookup: KeyLookup, route: Route, incoming: Request): Promi
   return new Response(bytes, { status: upstream.status, headers: { "content-type": type } });
 }
 
-function models(lookup: KeyLookup, incoming: Request): Response {
+/** GET /models (the key's model only) and GET /models/{id} (that model, else 404). */
+function models(lookup: KeyLookup, incoming: Request, id?: string): Response {
   const sent = clientKey(incoming.headers);
   const run = sent ? lookup(sent) : undefined;
   if (!run) return providerError("models", 401, sent ? msg.unknownKey() : msg.noKey());
   const { name, provider } = run.model.config;
-  return Response.json({ object: "list", data: [{ id: name, object: "model", created: 0, owned_by: provider, type: "model", display_name: name }] });
+  const entry = { id: name, object: "model", created: 0, owned_by: provider, type: "model", display_name: name };
+  if (id === undefined) return Response.json({ object: "list", data: [entry] });
+  return id === name ? Response.json(entry) : providerError("models", 404, msg.otherModel(id, name));
 }
 
 export function createGatewayApp(lookup: KeyLookup): Hono {
@@ -211,6 +214,7 @@ export function createGatewayApp(lookup: KeyLookup): Hono {
     app.post(`${prefix}/chat/completions`, (c) => handle(lookup, "chat", c.req.raw));
     app.post(`${prefix}/responses`, (c) => handle(lookup, "responses", c.req.raw));
     app.get(`${prefix}/models`, (c) => models(lookup, c.req.raw));
+    app.get(`${prefix}/models/:id`, (c) => models(lookup, c.req.raw, c.req.param("id")));
   }
   app.notFound((c) => providerError("chat", 404, msg.notFound(new URL(c.req.url).pathname)));
   return app;

@@ -91,6 +91,9 @@ describe("each wire through the gateway", () => {
     const r = await fetch(`${gw.url}/v1/models`, { headers: { "x-api-key": gw.run.key } });
     expect(((await r.json()) as any).data.map((m: any) => m.id)).toEqual([MODEL]);
     expect((await fetch(`${gw.url}/models`, { headers: { "api-key": gw.run.key } })).status).toBe(200);
+    const one = await fetch(`${gw.url}/v1/models/${MODEL}`, { headers: { "x-api-key": gw.run.key } });
+    expect(((await one.json()) as any).id).toBe(MODEL);
+    expect((await fetch(`${gw.url}/v1/models/gpt-5`, { headers: { "x-api-key": gw.run.key } })).status).toBe(404);
   });
 
   test("codex's namespaced MCP tool is called with its namespace", async () => {
