@@ -81,6 +81,17 @@ export interface DiskUsage {
   archive_bytes: number | null;
 }
 
+/** Where a result comes from, so results of different datasets, agents or builds never mix. */
+export interface Provenance {
+  ssebench_version: string;
+  /** the catalog's dataset, or the --local folder's name and its dataset.yaml version ("" when none) */
+  dataset: { name: string; version: string };
+  /** the agent, its version (the agent layer's tag) and the agent layer's image ID the container ran */
+  agent: { name: string; version: string; image: string | null };
+  /** the job the run was a trial of, else null */
+  job: string | null;
+}
+
 export interface Summary {
   /** the task's full validated config */
   task: Record<string, unknown>;
@@ -108,6 +119,7 @@ export interface Summary {
    */
   timings_ms: Record<string, number>;
   disk_usage: DiskUsage;
+  provenance: Provenance;
 }
 
 export const SUMMARY_KEYS = [
@@ -126,4 +138,5 @@ export const SUMMARY_KEYS = [
   "interrupted",
   "timings_ms",
   "disk_usage",
+  "provenance",
 ] as const satisfies readonly (keyof Summary)[];

@@ -40,6 +40,8 @@ export interface RunOptions {
   resources: Resources;
   /** USD the run's model calls may spend (the gateway refuses calls once it is spent) */
   budget: number;
+  /** the job this run is a trial of (summary.json provenance) */
+  job?: string;
 }
 
 export const DEFAULTS = {

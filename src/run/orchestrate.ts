@@ -29,6 +29,7 @@ import { pickRunUids } from "./run-uids.ts";
 import { agentFilesSpec, agentLayerInputs, agentLayerSpec, checkAgentImage, checkAgentSource, imageConfigs } from "./agent-layer.ts";
 import { agentFilesTag, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
 import { type RunPlan, validateRun } from "./validate.ts";
+import { VERSION } from "../version.ts";
 
 /** Milliseconds per phase of the run, for summary.json and SSEBENCH_DEBUG. */
 class PhaseTimer {
@@ -325,6 +326,12 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     interrupted: guard.reason ?? null,
     timings: timer.done(),
     model: modelTotals,
+    provenance: {
+      ssebench_version: VERSION,
+      dataset: plan.task.dataset,
+      agent: { name: plan.agent.name, version: plan.agent.version ?? VERSION, image: images.agentId },
+      job: opts.job ?? null,
+    },
   });
   if (failure) throw failure;
   const interrupted = guard.exitCode();

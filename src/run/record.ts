@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describeCause } from "../errors.ts";
 import { PLUGIN_REPORT } from "../formats/plugins.ts";
 import { deriveStatus, emptyVerdicts } from "../formats/result.ts";
-import { type ContainerRecord, type DiskUsage, type PatchResult, type PluginResult, type RunConfig, type RuntimeResult, type Summary, TOOL_CALLS, type TokenCounts } from "../formats/summary.ts";
+import { type ContainerRecord, type DiskUsage, type PatchResult, type Provenance, type PluginResult, type RunConfig, type RuntimeResult, type Summary, TOOL_CALLS, type TokenCounts } from "../formats/summary.ts";
 import { msg } from "./messages.ts";
 import { writeJsonAtomic } from "./results.ts";
 import { contradictions } from "./result-checks.ts";
@@ -168,6 +168,7 @@ export interface RecordInput {
   timings: Record<string, number>;
   /** the gateway's totals for the run's model calls */
   model?: { spend: number; calls: number; tokens: TokenCounts };
+  provenance: Provenance;
 }
 
 /** Rewrites result.json with `config` and writes summary.json (both compact, atomic). */
@@ -191,6 +192,7 @@ export function recordRun(input: RecordInput): Summary {
     interrupted: input.interrupted,
     timings_ms: input.timings,
     disk_usage: input.diskUsage,
+    provenance: input.provenance,
   };
   writeJsonAtomic(join(input.runDir, "summary.json"), summary);
   return summary;

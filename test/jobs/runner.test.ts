@@ -4,7 +4,9 @@
  * The same against the real engine: test/e2e/jobs.test.ts.
  */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import type { Summary } from "../../src/formats/summary.ts";
+import { VERSION } from "../../src/version.ts";
 import { join } from "node:path";
 import type { JobFile } from "../../src/jobs/plan.ts";
 import { planTrials } from "../../src/jobs/plan.ts";
@@ -79,7 +81,12 @@ describe("runJob", () => {
       ["tiny-task/none/dummy/1", 1, "passed"],
       ["tiny-task/none/dummy/2", 1, "failed"],
     ]);
-    for (const r of first.records) expect(existsSync(join(results, r.run_dir as string, "summary.json"))).toBe(true);
+    for (const r of first.records) {
+      const summary = JSON.parse(readFileSync(join(results, r.run_dir as string, "summary.json"), "utf8")) as Summary;
+      // Provenance: which dataset, agent build and ssebench made it, and the job it belongs to.
+      expect(summary.provenance).toEqual({ ssebench_version: VERSION, dataset: { name: "dataset", version: "test-v1" }, agent: { name: "dummy", version: "1.0.0", image: r.images.agent }, job: "j" });
+      expect(r.images.agent).toStartWith("sha256:");
+    }
     expect(first.lines[0]).toBe("Job j: 2 trials, 2 to run, 2 at once");
     const again = await run(dir, file, new ScriptedDocker([]));
     expect(again.runs).toBe(0);
