@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { entrypointBin, repoRoot } from "../helpers/cli.ts";
-import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint } from "./harness.ts";
+import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint, SLEEP, sleepsLeft } from "./harness.ts";
 
 setDefaultTimeout(120_000);
 beforeAll(ensureUsers);
@@ -274,6 +274,20 @@ describe("walls", () => {
     expect(r.exitCode).toBe(0);
     expect(r.result.patch_result.build_success).toBe(true);
     expect(callLines(dirs)).toEqual([expect.objectContaining({ call: "POST /sse/v1/check/build", outcome: "aborted" })]);
+  });
+  test("SIGTERM while an agent's check runs stops it with the run: interrupted, nothing of sse-runner left", async () => {
+    dirs = newRun({ env: { SSE_TOOL_PORT: "0", SSE_DIFFICULTY: "2" } });
+    Bun.spawnSync(["sh", "-c", `sed -i '2i case "$PWD" in */tool-api/*) sleep ${SLEEP + 7};; esac' ${dirs.taskRoot}/scripts/build.sh`]);
+    const r = await runEntrypoint(dirs, ["--", "/bin/bash", agent, "POST:/sse/v1/check/build"], {
+      onStart: (proc) =>
+        void (async () => {
+          while (sleepsLeft(7).length === 0) await Bun.sleep(50);
+          proc.kill("SIGTERM");
+        })(),
+    });
+    expect(r.exitCode).toBe(143);
+    expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "interrupted", error_msg: "Interrupted by SIGTERM during the agent phase" });
+    expect(sleepsLeft(7)).toEqual([]);
   });
 });
 
