@@ -275,6 +275,15 @@ describe("walls", () => {
     expect(r.result.patch_result.build_success).toBe(true);
     expect(callLines(dirs)).toEqual([expect.objectContaining({ call: "POST /sse/v1/check/build", outcome: "aborted" })]);
   });
+  test("what the agent's code leaves in /tmp during an agent-phase check is gone before grading", async () => {
+    const planted = `/tmp/sse-planted-${process.pid}`;
+    const plant = `case "$PWD" in */tool-api/*) echo poisoned > ${planted};; esac`;
+    const { run } = await withAgent("2", [`sh:sed -i '2i ${plant.replaceAll("/", "\\/")}' calc.sh`, "POST:/sse/v1/check/function_test"]);
+    expect(run.exitCode).toBe(0);
+    expect(existsSync(planted)).toBe(false);
+    expect(readFileSync(join(dirs!.results, "entrypoint.log"), "utf8")).toContain("Tool API listening");
+  });
+
   test("SIGTERM while an agent's check runs stops it with the run: interrupted, nothing of sse-runner left", async () => {
     dirs = newRun({ env: { SSE_TOOL_PORT: "0", SSE_DIFFICULTY: "2" } });
     Bun.spawnSync(["sh", "-c", `sed -i '2i case "$PWD" in */tool-api/*) sleep ${SLEEP + 7};; esac' ${dirs.taskRoot}/scripts/build.sh`]);
