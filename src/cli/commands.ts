@@ -11,6 +11,7 @@ type Loader = () => Promise<CommandDef<ArgsDef>>;
 export const rootCommands: Record<string, Loader> = {
   dataset: () => load(import("./dataset/index.ts")),
   run: () => load(import("./run.ts")),
+  results: () => load(import("./results.ts")),
   tasks: () => load(import("./tasks/index.ts")),
   catalog: () => load(import("./catalog/index.ts")),
   gateway: () => load(import("./gateway/index.ts")),
