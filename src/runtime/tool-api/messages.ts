@@ -39,6 +39,7 @@ export const toolMsg = {
   noLog: (name: string) => `Full log (${name}):\nNo log available`,
   truncatedLog: (name: string, text: string, file: string) => `Truncated log (${name}):\n${text}\n\nFull log available at ${file}`,
   truncatedNoFile: (name: string, text: string) => `Truncated log (${name}):\n${text}\n\n(Full log could not be saved due to an internal error)`,
+  hiddenNotApplied: (error: string) => `hidden tests do not apply: ${error}`,
   timeLimitNote: (secs: number) => `[ssebench: the check was stopped at its time limit of ${secs} s]`,
   internal: () => "An internal testing failure occurred. Your patch is not responsible for this failure.",
   brokenEnv: (what: string) => `The ${what} fails without your change too: the environment cannot run this check.`,

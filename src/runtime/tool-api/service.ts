@@ -166,7 +166,7 @@ export class ToolService {
       if (scripts.test && files.futureTest) {
         const i = await checks.intentTest();
         r.intent_test_success = i.applied && i.run.ok;
-        if (!i.applied) r.logs.intent_test = `hidden tests do not apply: ${i.error}`;
+        if (!i.applied) r.logs.intent_test = toolMsg.hiddenNotApplied(i.error);
         else this.note(r, "intent_test", i.run);
       } else {
         r.intent_test_success = true;
@@ -208,7 +208,7 @@ export class ToolService {
       return t.state === "broken" ? broken("function test", t.run) : reply(t.run);
     }
     const i = await checks.intentTest();
-    if (!i.applied) return { outcome: "failed", code: -1, stdout: "", stderr: `hidden tests do not apply: ${i.error}` };
+    if (!i.applied) return { outcome: "failed", code: -1, stdout: "", stderr: toolMsg.hiddenNotApplied(i.error) };
     return reply(i.run);
   }
 
