@@ -9,6 +9,8 @@ import { limitedCommand } from "./child-limits.ts";
 import type { Account } from "./users.ts";
 
 const liveGroups = new Set<number>();
+/** Set by stopAllGroups (interrupt): no child starts any more, so none outlives the exit. */
+let stopping = false;
 
 export interface SpawnSpec {
   argv: string[];
@@ -52,6 +54,7 @@ function codeOf(proc: Bun.Subprocess): number {
 
 export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Running {
   const startedAt = performance.now();
+  if (stopping) return { pid: -1, startedAt, done: Promise.resolve({ exitCode: null, timedOut: false, durationMs: 0, startError: "stopping" }), stop: async () => {} };
   const fd = openSync(spec.log, "a", 0o644);
   let proc: Bun.Subprocess;
   try {
@@ -121,8 +124,8 @@ export interface Captured {
  * pipes drained while it runs (a grandchild holding a pipe cannot stall the wait), bounded.
  */
 export async function capture(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array; timeoutMs?: number; user?: Account } = {}): Promise<Captured> {
-  const cmd = limitedCommand(opts.user, argv, opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" }, opts.cwd);
-  if (!cmd) return { ok: false, code: 127, bytes: new Uint8Array(), stdout: "", stderr: `${argv[0]}: command not found` };
+  const cmd = stopping ? undefined : limitedCommand(opts.user, argv, opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" }, opts.cwd);
+  if (!cmd) return { ok: false, code: 127, bytes: new Uint8Array(), stdout: "", stderr: stopping ? "stopping" : `${argv[0]}: command not found` };
   const proc = Bun.spawn(cmd.argv, {
     cwd: opts.cwd,
     env: cmd.env,
@@ -174,6 +177,7 @@ export function identityProblem(status: string, user: Account): string | undefin
 
 /** Kills every group still registered (interrupt path). */
 export async function stopAllGroups(graceMs: number): Promise<void> {
+  stopping = true;
   const groups = [...liveGroups];
   for (const g of groups) signalGroup(g, "SIGTERM");
   const deadline = Date.now() + graceMs;
