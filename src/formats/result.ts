@@ -3,7 +3,13 @@
  * `error_type` and per-check details. Written compact, like the reference. No I/O here.
  */
 export type CheckName = "build" | "poc" | "function_test" | "intent_test";
-export type ErrorType = "infra" | "grader" | "agent_timeout" | "grading_timeout" | "interrupted";
+/**
+ * Why a run was not graded (`status` `error`: the environment's own failures) or, for a `failed`
+ * grade, what the agent caused beyond a failing check (docs/container-contract.md §7).
+ */
+export type ErrorType = "infra" | "grader" | "agent_timeout" | "grading_timeout" | "interrupted" | FailureType;
+/** `failed` with a reason: a check ran out of time, the change is over a bound, the agent's processes outgrew the walls. */
+export type FailureType = "check_timeout" | "change_too_large" | "agent_resources";
 
 export interface CheckRecord {
   check: CheckName;
@@ -62,6 +68,11 @@ export function emptyVerdicts(): Verdicts {
 /** A result that says why the run was not graded. */
 export function notGraded(errorType: ErrorType, errorMsg: string, checks: CheckRecord[] = [], errorLog: string | null = null): PatchResult {
   return { status: "error", ...emptyVerdicts(), error_msg: errorMsg, error_log: errorLog, error_type: errorType, checks, set_aside: [] };
+}
+
+/** `failed` before or without the checks, for what the agent caused (every check counts as failed). */
+export function failedByAgent(errorType: FailureType, errorMsg: string, errorLog: string | null, checks: CheckRecord[] = []): PatchResult {
+  return { status: "failed", ...emptyVerdicts(), build_success: false, func_test_success: false, intent_test_success: false, error_msg: errorMsg, error_log: errorLog, error_type: errorType, checks, set_aside: [] };
 }
 
 export function renderResult(patch: PatchResult, runtime: RuntimeResult): string {

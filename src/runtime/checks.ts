@@ -38,6 +38,8 @@ export interface CheckContext {
 
 export class GradingTimeout extends Error {}
 export class GraderError extends Error {}
+/** The agent's code left processes no SIGKILL stopped (its doing: a failure, not an ungraded run). */
+export class AgentResources extends Error {}
 export class ApplyFailed extends Error {}
 /** The checks were stopped from outside (the agent phase ended during an agent's check). */
 export class ChecksAborted extends Error {}
@@ -154,7 +156,8 @@ export class Checks {
     return { tree, home };
   }
 
-  async script(check: CheckName, label: string, rel: string, args: string[], where: Tree, poc: string | null, tree: CheckRecord["tree"] = "patched"): Promise<ScriptRun> {
+  /** `fixedLimitMs`: this limit instead of the per-check one, whatever grading time is left (control runs). */
+  async script(check: CheckName, label: string, rel: string, args: string[], where: Tree, poc: string | null, tree: CheckRecord["tree"] = "patched", fixedLimitMs?: number): Promise<ScriptRun> {
     if (this.aborted) throw new ChecksAborted();
     const { ctx } = this;
     const path = join(ctx.taskRoot, rel);
@@ -165,9 +168,9 @@ export class Checks {
       st = undefined;
     }
     if (!st?.isFile() || (st.mode & 0o111) === 0) throw new GraderError(msg.scriptMissing(check, path));
-    const left = ctx.deadline === undefined ? Infinity : ctx.deadline - performance.now();
-    if (left <= 0) throw new GradingTimeout();
-    const limit = Math.min(ctx.checkTimeoutMs, left);
+    const left = this.timeLeft();
+    if (fixedLimitMs === undefined && left <= 0) throw new GradingTimeout();
+    const limit = fixedLimitMs ?? Math.min(ctx.checkTimeoutMs, left);
     const logPath = join(ctx.logDir, `${label}.log`);
     showTaskFiles(ctx.taskRoot, ctx.task, ctx.runner, check);
     const env = childEnv(ctx.inherited, ctx.runner, ["SSE_DIFFICULTY"], { SSE_SOURCE: where.tree, SSE_TASK_ROOT: ctx.taskRoot, SSE_CHECK: check, HOME: where.home });
@@ -177,10 +180,9 @@ export class Checks {
     this.current = undefined;
     // The agent's code ran as sse-runner: nothing it started may live on into the next check's tree.
     const stragglers = await killUserProcesses(ctx.runner);
-    if (stragglers.length > 0) throw new GraderError(msg.survivors(ctx.runner.name, stragglers));
+    if (stragglers.length > 0) throw new AgentResources(msg.survivors(ctx.runner.name, stragglers));
     if (this.aborted) throw new ChecksAborted();
     if (o.exitCode === null) throw new GraderError(`${check}: ${o.startError}`);
-    if (o.timedOut && limit < ctx.checkTimeoutMs) throw new GradingTimeout();
     const status = o.timedOut ? "timeout" : o.exitCode === 0 ? "passed" : "failed";
     const record: CheckRecord = { check, poc, tree, status, exit_code: o.exitCode, duration_seconds: Math.round(o.durationMs) / 1000, log: `grading/${label}.log` };
     this.records.push(record);
@@ -192,8 +194,17 @@ export class Checks {
   /** A failing build or function test runs once more on the original tree: does it fail there too? */
   private async controlled(check: "build" | "function_test", rel: string, run: ScriptRun): Promise<Controlled> {
     if (run.ok) return { state: "passed", run };
-    const control = await this.script(check, `${check}-original`, rel, [], await this.freshTree(`${check}-original`, false), null, "original");
+    // A patched run that ran out of time: the control gets as long (even past the grading limit).
+    // If the original tree does not finish in that time either, the environment cannot grade in time.
+    const hung = run.record.status === "timeout";
+    const limit = hung ? Math.max(1, run.record.duration_seconds * 1000) : undefined;
+    const control = await this.script(check, `${check}-original`, rel, [], await this.freshTree(`${check}-original`, false), null, "original", limit);
+    if (hung && control.record.status === "timeout") throw new GradingTimeout();
     return { state: control.ok ? "failed" : "broken", run, control };
+  }
+
+  private timeLeft(): number {
+    return this.ctx.deadline === undefined ? Infinity : this.ctx.deadline - performance.now();
   }
 
   async build(where: Tree): Promise<Controlled> {

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { selectPlugins } from "../formats/plugins.ts";
-import { emptyVerdicts, notGraded, type PatchResult } from "../formats/result.ts";
+import { failedByAgent, notGraded, type PatchResult } from "../formats/result.ts";
 import { agentExtraNames, allowedInherited, childEnv, LLM_VARS } from "./child-env.ts";
 import { reserveForGrader } from "./child-limits.ts";
 import { readConfig } from "./config.ts";
@@ -146,8 +146,9 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   if (startFailure) result = notGraded("infra", startFailure);
   else if (survivors.length > 0) {
     log("ERROR", "Failed to stop the agent's processes", { pids: survivors.join(",") });
-    result = notGraded(outcome.timedOut ? "agent_timeout" : "infra", msg.survivors(model.name, survivors));
-  } else if (runnerLeft.length > 0) result = notGraded("infra", msg.survivors(runner.name, runnerLeft));
+    // Processes no SIGKILL stops are the agent's doing: its failure, not an ungraded run.
+    result = failedByAgent("agent_resources", msg.survivors(model.name, survivors), null);
+  } else if (runnerLeft.length > 0) result = failedByAgent("agent_resources", msg.survivors(runner.name, runnerLeft), null);
   const patch = result ? undefined : await record.gate(captureFinal());
   if (!(patch instanceof Uint8Array)) result ??= patch;
   await record.gate(plugins.runBlocking("before-grading"));
@@ -171,7 +172,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
         const big = change.tooLarge;
         const list = big.map((f) => `${f.path} (${f.bytes} bytes)`).join("\n");
         log("WARN", "Change too large to grade", { files: big.map((f) => f.path).join(",") });
-        return { status: "failed", ...emptyVerdicts(), build_success: false, func_test_success: false, intent_test_success: false, error_msg: msg.fileTooLarge(cfg.maxFileBytes / 2 ** 20), error_log: list, error_type: null, checks: [], set_aside: [] };
+        return failedByAgent("change_too_large", msg.fileTooLarge(cfg.maxFileBytes / 2 ** 20), list);
       }
       record.finalPatch = change.patch;
       writeFileSync(join(cfg.results, "final.patch"), change.patch, { mode: 0o644 });

@@ -98,7 +98,7 @@ describe("grading", () => {
     const started = performance.now();
     const r = await runEntrypoint(dirs, shAgent("truncate -s 16G huge.bin && truncate -s 4M fixture2.bin && echo more >> README"));
     expect(r.exitCode).toBe(0);
-    expect(r.result.patch_result).toMatchObject({ status: "failed", build_success: false, error_type: null, error_msg: "Patch too large: the change has files over 1 MB" });
+    expect(r.result.patch_result).toMatchObject({ status: "failed", build_success: false, error_type: "change_too_large", error_msg: "Patch too large: the change has files over 1 MB" });
     expect(r.result.patch_result.error_log.split("\n").sort()).toEqual(["fixture2.bin (4194304 bytes)", "huge.bin (17179869184 bytes)"]);
     expect(performance.now() - started).toBeLessThan(20_000);
   });
@@ -117,7 +117,7 @@ describe("grading", () => {
     const r = await runEntrypoint(dirs, shAgent("sed -i 's/exit 139/sleep 300/' calc.sh"));
     const poc = r.result.patch_result.checks.find((c: { check: string }) => c.check === "poc");
     expect(poc).toMatchObject({ status: "timeout", exit_code: 143 });
-    expect(r.result.patch_result).toMatchObject({ status: "failed", pov_passed: 0, func_test_success: true, error_type: null });
+    expect(r.result.patch_result).toMatchObject({ status: "failed", pov_passed: 0, func_test_success: true, error_type: "check_timeout" });
     expect(liveProcessesOf(uidOf(users.runner))).toEqual([]);
   });
 

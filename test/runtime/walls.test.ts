@@ -94,4 +94,27 @@ describe("the grader keeps working whatever the agent's code does", () => {
     expect(liveThreadsOf(testUids.model)).toEqual([]);
     expect(liveThreadsOf(testUids.runner)).toEqual([]);
   });
+
+  test("code of the agent that hangs a check fails that check (check_timeout), even when it uses up the grading time", async () => {
+    // Its own limit: the PoC and the function test time out, the control run passes, grading goes on.
+    dirs = newRun({ env: { SSE_CHECK_TIMEOUT: "1" } });
+    let r = await runEntrypoint(dirs, shAgent(fromCode("sleep 30")));
+    let p = gradeOf(r);
+    expect(p).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, func_test_success: false, error_type: "check_timeout", error_msg: "PoC failed: pocs/poc.txt" });
+    expect(p.checks.map((c: { check: string; tree: string; status: string }) => `${c.check}:${c.tree}:${c.status}`)).toEqual([
+      "build:patched:passed",
+      "poc:patched:timeout",
+      "function_test:patched:timeout",
+      "function_test:original:passed",
+      "intent_test:patched:timeout",
+    ]);
+    expect(r.result.runtime_result.evaluator_timeout).toBe(false);
+    dirs.cleanup();
+    // The whole grading limit: the hung PoC is the agent's failure, not an ungraded run.
+    dirs = newRun({ env: { SSE_GRADING_TIMEOUT: "2" } });
+    r = await runEntrypoint(dirs, shAgent(fromCode("sleep 30")));
+    p = gradeOf(r);
+    expect(p).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, pov_total: 1, error_type: "check_timeout", error_msg: "PoC failed: pocs/poc.txt" });
+    expect(r.result.runtime_result.evaluator_timeout).toBe(false);
+  });
 });
