@@ -1,0 +1,128 @@
+/** Trial rows → the scores per agent × model and the per-task matrix. No I/O. */
+import { RETRYABLE_ERRORS } from "../jobs/rules.ts";
+import type { TrialRow } from "./load.ts";
+import { meanPassAtK, wilson } from "./stats.ts";
+
+export interface GroupScore {
+  agent: string;
+  model: string;
+  trials: number;
+  resolved: number;
+  /** resolved / trials, infrastructure errors counted as unresolved */
+  rate: number;
+  interval: [number, number];
+  /** trials without an infrastructure error, and the rate over them */
+  graded: number;
+  rate_without_infra: number | null;
+  interval_without_infra: [number, number];
+  /** pass@k for k = 1 … the fewest graded attempts any task has (k ≤ attempts) */
+  pass_at_k: Record<string, number>;
+  cost_total: number;
+  cost_mean: number;
+  tokens: number;
+  seconds_mean: number;
+  errors: Record<string, number>;
+}
+
+export interface TaskCell {
+  passed: number;
+  graded: number;
+  errors: number;
+}
+
+export interface Scores {
+  groups: GroupScore[];
+  /** task label → group label (`agent/model`) → cell */
+  tasks: Record<string, Record<string, TaskCell>>;
+}
+
+export const groupLabel = (agent: string, model: string) => `${agent}/${model}`;
+
+/** Task labels carry the dataset only when the rows come from more than one, so two datasets' tasks never mix. */
+export function taskLabeller(rows: readonly TrialRow[]): (r: TrialRow) => string {
+  const datasets = new Set(rows.map((r) => r.dataset));
+  return datasets.size > 1 ? (r) => `${r.dataset}/${r.task}` : (r) => r.task;
+}
+
+const infra = (r: TrialRow) => r.status === "error" && RETRYABLE_ERRORS.has(r.errorType ?? "infra");
+
+export function score(rows: readonly TrialRow[]): Scores {
+  const label = taskLabeller(rows);
+  const byGroup = new Map<string, TrialRow[]>();
+  for (const r of rows) {
+    const key = groupLabel(r.agent, r.model);
+    let list = byGroup.get(key);
+    if (!list) byGroup.set(key, (list = []));
+    list.push(r);
+  }
+  const tasks: Scores["tasks"] = {};
+  const groups: GroupScore[] = [];
+  for (const [key, list] of [...byGroup].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const perTask = new Map<string, TaskCell>();
+    for (const r of list) {
+      const t = label(r);
+      let cell = perTask.get(t);
+      if (!cell) perTask.set(t, (cell = { passed: 0, graded: 0, errors: 0 }));
+      if (infra(r)) cell.errors++;
+      else cell.graded++;
+      if (r.status === "passed") cell.passed++;
+      (tasks[t] ??= {})[key] = cell;
+    }
+    const resolved = list.filter((r) => r.status === "passed").length;
+    const graded = list.filter((r) => !infra(r)).length;
+    const samples = [...perTask.values()].map((c) => [c.graded, c.passed] as const);
+    const counted = samples.filter(([n]) => n > 0).map(([n]) => n);
+    const maxK = counted.length > 0 ? Math.min(...counted) : 0;
+    const passAtK: Record<string, number> = {};
+    for (let k = 1; k <= maxK; k++) passAtK[String(k)] = meanPassAtK(samples, k) as number;
+    const errors: Record<string, number> = {};
+    for (const r of list) if (r.status === "error") errors[r.errorType ?? "infra"] = (errors[r.errorType ?? "infra"] ?? 0) + 1;
+    const cost = list.reduce((s, r) => s + r.spend, 0);
+    const first = list[0] as TrialRow;
+    groups.push({
+      agent: first.agent,
+      model: first.model,
+      trials: list.length,
+      resolved,
+      rate: resolved / list.length,
+      interval: wilson(resolved, list.length),
+      graded,
+      rate_without_infra: graded > 0 ? resolved / graded : null,
+      interval_without_infra: wilson(resolved, graded),
+      pass_at_k: passAtK,
+      cost_total: cost,
+      cost_mean: cost / list.length,
+      tokens: list.reduce((s, r) => s + r.tokens, 0),
+      seconds_mean: list.reduce((s, r) => s + r.seconds, 0) / list.length,
+      errors: Object.fromEntries(Object.entries(errors).sort(([a], [b]) => (a < b ? -1 : 1))),
+    });
+  }
+  const sortedTasks = Object.fromEntries(Object.entries(tasks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { groups, tasks: sortedTasks };
+}
+
+export interface Flip {
+  task: string;
+  group: string;
+  a: TaskCell;
+  b: TaskCell;
+  /** resolved: more than half of the graded trials passed */
+  change: "fixed" | "broken";
+}
+
+const resolvedCell = (c: TaskCell | undefined) => c !== undefined && c.graded > 0 && c.passed * 2 > c.graded;
+
+/** Task × agent/model cells present in both whose resolved state differs. */
+export function flips(a: Scores, b: Scores): Flip[] {
+  const out: Flip[] = [];
+  for (const [task, cells] of Object.entries(a.tasks)) {
+    for (const [group, cellA] of Object.entries(cells)) {
+      const cellB = b.tasks[task]?.[group];
+      if (!cellB) continue;
+      const was = resolvedCell(cellA);
+      const now = resolvedCell(cellB);
+      if (was !== now) out.push({ task, group, a: cellA, b: cellB, change: now ? "fixed" : "broken" });
+    }
+  }
+  return out;
+}

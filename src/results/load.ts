@@ -1,0 +1,153 @@
+/**
+ * The trials `ssebench results` scores, from a job (its trials.jsonl and the run folders it names)
+ * or from a folder of runs (every summary.json below it). Run folders are written by the agents'
+ * containers, so every file is untrusted: regular files only, no symlink followed (files and
+ * folders), a size cap, archive/ never read, and each field's type checked before it is used.
+ */
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
+import { describeCause, UserError } from "../errors.ts";
+import type { JobFile } from "../jobs/plan.ts";
+import { latestByTrial } from "../jobs/rules.ts";
+import { JOBS_DIR, readJobFile, readTrials, type TrialRecord } from "../jobs/store.ts";
+import { msg } from "./messages.ts";
+
+export const SUMMARY_MAX_BYTES = 16 * 1024 * 1024;
+/** results/<task>/<model>/<agent>/<run-id>: a scan goes no deeper than this below where it starts */
+const MAX_DEPTH = 6;
+
+export interface TrialRow {
+  /** `<name>@<version>`, or `unknown` for runs recorded before provenance */
+  dataset: string;
+  task: string;
+  agent: string;
+  model: string;
+  status: "passed" | "failed" | "error";
+  errorType: string | null;
+  spend: number;
+  tokens: number;
+  seconds: number;
+  runDir: string | null;
+}
+
+export interface Source {
+  label: string;
+  rows: TrialRow[];
+}
+
+/** A regular file (O_NOFOLLOW, O_NONBLOCK) of at most maxBytes, in one buffer of its size. */
+export function readCapped(path: string, maxBytes: number): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error("is not a regular file");
+    if (st.size > maxBytes) throw new Error(`is larger than ${maxBytes} bytes`);
+    const buf = Buffer.alloc(st.size + 1);
+    let length = 0;
+    for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, length, buf.length - length, null)) {
+      length += n;
+      if (length > st.size) throw new Error("grew while it was read");
+    }
+    return buf.toString("utf8", 0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const str = (v: unknown, fallback = "?") => (typeof v === "string" && v.length > 0 ? v : fallback);
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
+const STATUSES = new Set(["passed", "failed", "error"]);
+
+/** summary.json → a row; null (and a warning) when it is not one. */
+export function summaryRow(runDir: string, warn: (line: string) => void): TrialRow | null {
+  const file = join(runDir, "summary.json");
+  let s: Record<string, any>;
+  try {
+    s = JSON.parse(readCapped(file, SUMMARY_MAX_BYTES));
+    if (!s || typeof s !== "object" || Array.isArray(s)) throw new Error("not a JSON object");
+  } catch (cause) {
+    warn(msg.unreadable(file, describeCause(cause)));
+    return null;
+  }
+  const p = s.patch_result ?? {};
+  const status = STATUSES.has(p.status) ? (p.status as TrialRow["status"]) : "error";
+  const d = s.provenance?.dataset;
+  const tokens = s.tokens && typeof s.tokens === "object" ? num(s.tokens.input) + num(s.tokens.output) + num(s.tokens.cache_read) + num(s.tokens.cache_write) : 0;
+  return {
+    dataset: d && typeof d.name === "string" ? `${d.name}@${str(d.version, "")}` : "unknown",
+    task: str(s.task?.id),
+    agent: str(s.config?.agent),
+    model: str(s.config?.model),
+    status,
+    errorType: status === "error" ? (typeof p.error_type === "string" ? p.error_type : "infra") : null,
+    spend: num(s.spend),
+    tokens,
+    seconds: num(s.timings_ms?.total) / 1000,
+    runDir,
+  };
+}
+
+function recordRow(job: JobFile, r: TrialRecord): TrialRow {
+  return {
+    dataset: `${job.dataset?.name ?? "unknown"}@${job.dataset?.version ?? ""}`,
+    task: r.task,
+    agent: r.agent,
+    model: r.model,
+    status: r.status,
+    errorType: r.status === "error" ? (r.error_type ?? "infra") : null,
+    spend: num(r.spend),
+    tokens: 0,
+    seconds: num(r.duration_ms) / 1000,
+    runDir: null,
+  };
+}
+
+function jobRows(dir: string, warn: (line: string) => void): TrialRow[] {
+  const job = readJobFile(dir) as JobFile;
+  const root = dirname(dirname(dir));
+  const latest = latestByTrial(readTrials(dir, warn));
+  const rows: TrialRow[] = [];
+  for (const t of job.trials) {
+    const r = latest.get(t.trial);
+    if (!r) continue;
+    const rel = typeof r.run_dir === "string" ? normalize(r.run_dir) : null;
+    // The run folder must lie inside the results folder the job is in.
+    const row = rel && !isAbsolute(rel) && !rel.startsWith("..") ? summaryRow(join(root, rel), warn) : null;
+    rows.push(row ?? recordRow(job, r));
+  }
+  return rows;
+}
+
+function scanRows(dir: string, warn: (line: string) => void, rows: TrialRow[] = [], depth = 0): TrialRow[] {
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (cause) {
+    warn(msg.unreadable(dir, describeCause(cause)));
+    return rows;
+  }
+  if (entries.some((e) => e.name === "summary.json" && e.isFile())) {
+    const row = summaryRow(dir, warn);
+    if (row) rows.push(row);
+    return rows;
+  }
+  if (depth >= MAX_DEPTH) return rows;
+  for (const e of entries) {
+    // Dirent types come from lstat: a symlinked folder is never entered.
+    if (!e.isDirectory() || e.name === "archive" || e.name === JOBS_DIR || e.name.startsWith(".")) continue;
+    scanRows(join(dir, e.name), warn, rows, depth + 1);
+  }
+  return rows;
+}
+
+/** A job name (under <results>/jobs/), a job folder, or a folder of runs. */
+export function loadSource(arg: string, results: string, warn: (line: string) => void): Source {
+  const named = resolve(results, JOBS_DIR, arg);
+  if (!arg.includes("/") && existsSync(join(named, "job.json"))) return { label: arg, rows: jobRows(named, warn) };
+  const dir = resolve(arg);
+  if (existsSync(join(dir, "job.json"))) return { label: arg, rows: jobRows(dir, warn) };
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(msg.notFound(arg));
+  const rows = scanRows(dir, warn);
+  if (rows.length === 0) throw new UserError(msg.noRuns(dir));
+  return { label: arg, rows };
+}

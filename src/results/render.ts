@@ -1,0 +1,73 @@
+/** `ssebench results` as text tables, CSV and the flips of --compare. No I/O. */
+import { renderTable } from "../cli/output.ts";
+import { type Flip, type GroupScore, groupLabel, type Scores, type TaskCell } from "./aggregate.ts";
+
+/** Untrusted names (they come from run folders) never reach the terminal as control characters. */
+const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "\uFFFD");
+const pct = (x: number | null) => (x === null ? "-" : `${(x * 100).toFixed(1)}%`);
+const interval = ([lo, hi]: [number, number]) => `${(lo * 100).toFixed(1)}-${(hi * 100).toFixed(1)}%`;
+const usd = (x: number) => `$${x.toFixed(x < 1 ? 4 : 2)}`;
+const errors = (e: Record<string, number>) => Object.entries(e).map(([k, v]) => `${k} ${v}`).join(", ") || "-";
+
+/** pass@1 … the largest k any group has ("-" where a group has too few attempts). */
+function commonKs(groups: readonly GroupScore[]): string[] {
+  const counts = groups.map((g) => Object.keys(g.pass_at_k).length);
+  const k = counts.length > 0 ? Math.max(...counts) : 0;
+  return Array.from({ length: k }, (_, i) => String(i + 1));
+}
+
+const HEADERS = ["AGENT/MODEL", "TRIALS", "RESOLVED", "RATE", "95% CI", "RATE W/O INFRA", "95% CI W/O INFRA"];
+const TAIL = ["COST", "COST/TRIAL", "TOKENS", "MEAN S", "ERRORS"];
+
+function groupCells(g: GroupScore, ks: readonly string[]): string[] {
+  return [
+    printable(groupLabel(g.agent, g.model)),
+    String(g.trials),
+    String(g.resolved),
+    pct(g.rate),
+    interval(g.interval),
+    g.rate_without_infra === null ? "-" : `${pct(g.rate_without_infra)} of ${g.graded}`,
+    g.graded > 0 ? interval(g.interval_without_infra) : "-",
+    ...ks.map((k) => g.pass_at_k[k]?.toFixed(3) ?? "-"),
+    usd(g.cost_total),
+    usd(g.cost_mean),
+    String(g.tokens),
+    g.seconds_mean.toFixed(1),
+    printable(errors(g.errors)),
+  ];
+}
+
+const cellText = (c: TaskCell | undefined) => (c === undefined ? "" : `${c.passed}/${c.graded}${c.errors ? ` +${c.errors} err` : ""}`);
+
+export function renderScores(scores: Scores): string {
+  const ks = commonKs(scores.groups);
+  const summary = renderTable([...HEADERS, ...ks.map((k) => `PASS@${k}`), ...TAIL], scores.groups.map((g) => groupCells(g, ks)));
+  const labels = scores.groups.map((g) => groupLabel(g.agent, g.model));
+  const matrix = renderTable(
+    ["TASK (passed/graded)", ...labels.map(printable)],
+    Object.entries(scores.tasks).map(([task, cells]) => [printable(task), ...labels.map((l) => cellText(cells[l]))]),
+  );
+  return `${summary}\n${matrix}`;
+}
+
+const csvField = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+
+/** One row per agent × model; numbers unformatted (rates as fractions). */
+export function renderCsv(scores: Scores): string {
+  const ks = commonKs(scores.groups);
+  const header = ["agent", "model", "trials", "resolved", "rate", "ci_low", "ci_high", "graded", "rate_without_infra", "ci_low_without_infra", "ci_high_without_infra", ...ks.map((k) => `pass_at_${k}`), "cost_total", "cost_mean", "tokens", "seconds_mean", "errors"];
+  const rows = scores.groups.map((g) =>
+    [
+      g.agent, g.model, g.trials, g.resolved, g.rate, g.interval[0], g.interval[1], g.graded, g.rate_without_infra ?? "", g.interval_without_infra[0], g.interval_without_infra[1],
+      ...ks.map((k) => g.pass_at_k[k] ?? ""), g.cost_total, g.cost_mean, g.tokens, g.seconds_mean, Object.entries(g.errors).map(([k, v]) => `${k}:${v}`).join(" "),
+    ].map((v) => csvField(String(v))).join(","),
+  );
+  return `${[header.join(","), ...rows].join("\n")}\n`;
+}
+
+export function renderFlips(list: readonly Flip[], a: string, b: string): string {
+  return renderTable(
+    ["TASK", "AGENT/MODEL", printable(a), printable(b), "CHANGE"],
+    list.map((f) => [printable(f.task), printable(f.group), cellText(f.a), cellText(f.b), f.change]),
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * `ssebench results` through the compiled binary on synthetic run folders: the tables as exact
+ * text, --csv, --json, --compare, datasets kept apart, and hostile run folders (a symlinked
+ * summary.json, a symlinked run folder, archive/ copies, an oversized file) never counted.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type SyntheticRun, writeJob, writeRun } from "../../scripts/synthetic-results.ts";
+import { msg } from "../../src/results/messages.ts";
+import { ssebench, tempDir } from "../helpers/cli.ts";
+
+const scratch = tempDir("ssebench-results-");
+afterAll(scratch.cleanup);
+const root = scratch.path;
+const tok = (input: number) => ({ input, output: 10, cache_read: 0, cache_write: 0 });
+const runsA: SyntheticRun[] = [
+  { task: "task-a", agent: "reference", model: "none", attempt: 1, status: "passed", seconds: 4 },
+  { task: "task-b", agent: "reference", model: "none", attempt: 1, status: "passed", seconds: 6 },
+  { task: "task-a", agent: "coder", model: "m1", attempt: 1, status: "passed", spend: 0.5, tokens: tok(90), seconds: 10 },
+  { task: "task-b", agent: "coder", model: "m1", attempt: 1, status: "failed", spend: 0.25, tokens: tok(40), seconds: 20 },
+  { task: "task-a", agent: "reference", model: "none", attempt: 2, status: "passed", seconds: 4 },
+  { task: "task-b", agent: "reference", model: "none", attempt: 2, status: "error", error_type: "infra", seconds: 2 },
+  { task: "task-a", agent: "coder", model: "m1", attempt: 2, status: "failed", spend: 0.25, tokens: tok(40), seconds: 10 },
+  { task: "task-b", agent: "coder", model: "m1", attempt: 2, status: "error", error_type: "agent_timeout", spend: 1, tokens: tok(190), seconds: 60 },
+];
+writeJob(root, "a", runsA);
+writeJob(root, "b", runsA.map((r) => (r.task === "task-a" && r.agent === "coder" ? { ...r, status: "failed" } : r.task === "task-b" && r.agent === "coder" ? { ...r, status: "passed", error_type: null } : r)));
+
+async function results(args: string[]) {
+  return ssebench(["results", ...args, "--results", root]);
+}
+
+describe("ssebench results", () => {
+  test("per agent × model and per task, exact text", async () => {
+    const r = await results(["a"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        "AGENT/MODEL     TRIALS  RESOLVED  RATE   95% CI      RATE W/O INFRA  95% CI W/O INFRA  PASS@1  PASS@2  COST     COST/TRIAL  TOKENS  MEAN S  ERRORS",
+        "coder/m1        4       1         25.0%  4.6-69.9%   25.0% of 4      4.6-69.9%         0.250   0.500   $2.00    $0.5000     400     25.0    agent_timeout 1",
+        "reference/none  4       3         75.0%  30.1-95.4%  100.0% of 3     43.9-100.0%       1.000   -       $0.0000  $0.0000     0       4.0     infra 1",
+        "",
+        "TASK (passed/graded)  coder/m1  reference/none",
+        "task-a                1/2       2/2",
+        "task-b                0/2       1/1 +1 err",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("--csv and --json carry the same numbers", async () => {
+    const csv = (await results(["a", "--csv"])).stdout.split("\n");
+    expect(csv[0]).toBe("agent,model,trials,resolved,rate,ci_low,ci_high,graded,rate_without_infra,ci_low_without_infra,ci_high_without_infra,pass_at_1,pass_at_2,cost_total,cost_mean,tokens,seconds_mean,errors");
+    expect(csv[1]?.startsWith("coder,m1,4,1,0.25,")).toBe(true);
+    const json = JSON.parse((await results(["a", "--json"])).stdout);
+    expect(json.groups[1]).toMatchObject({ agent: "reference", model: "none", trials: 4, resolved: 3, graded: 3, rate_without_infra: 1, pass_at_k: { "1": 1 }, errors: { infra: 1 } });
+    expect(json.tasks["task-b"]["reference/none"]).toEqual({ passed: 1, graded: 1, errors: 1 });
+  });
+
+  test("--compare lists the flips", async () => {
+    const r = await results(["--compare", "a", "b"]);
+    expect(r.stdout).toBe(["TASK    AGENT/MODEL  a    b    CHANGE", "task-b  coder/m1     0/2  2/2  fixed", ""].join("\n"));
+    expect((await results(["--compare", "a"])).stderr).toContain(msg.compareArgs());
+  });
+
+  test("a folder scan skips links, archive/ and oversized files; two datasets' tasks never mix", async () => {
+    const dir = join(root, "scan");
+    const real = writeRun(dir, { task: "t", agent: "dummy", model: "none", attempt: 1, status: "failed", dataset: { name: "one", version: "1" } }, "r1");
+    writeRun(dir, { task: "t", agent: "dummy", model: "none", attempt: 1, status: "passed", dataset: { name: "two", version: "1" } }, "r2");
+    // Forged results an agent could leave: in archive/, behind a symlinked file or folder.
+    writeRun(join(dir, real, "archive"), { task: "t", agent: "dummy", model: "none", attempt: 1, status: "passed" }, "forged");
+    mkdirSync(join(dir, "t", "none", "dummy", "r3"));
+    symlinkSync(join(dir, real, "summary.json"), join(dir, "t", "none", "dummy", "r3", "summary.json"));
+    symlinkSync(join(dir, real), join(dir, "t", "none", "dummy", "latest"));
+    mkdirSync(join(dir, "t", "none", "dummy", "big"));
+    writeFileSync(join(dir, "t", "none", "dummy", "big", "summary.json"), Buffer.alloc(16 * 1024 * 1024 + 1, 32));
+    const r = await ssebench(["results", dir]);
+    expect(r.stdout.split("\n").slice(-4)).toEqual(["TASK (passed/graded)  dummy/none", "one@1/t               0/1", "two@1/t               1/1", ""]);
+    expect(r.stdout.split("\n")[1]).toStartWith("dummy/none   2       1  ");
+    // The symlinked summary.json is not a run folder's (lstat type): skipped without a word.
+    expect(r.stderr.split("\n").filter(Boolean)).toEqual([`Ignoring ${join(dir, "t", "none", "dummy", "big", "summary.json")}: is larger than 16777216 bytes`]);
+  });
+
+  test("nothing there: one line, exit 1", async () => {
+    const r = await ssebench(["results", "no-such-job", "--results", root]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim()).toBe(msg.notFound("no-such-job"));
+  });
+});
