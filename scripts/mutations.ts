@@ -27,18 +27,10 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "bridge-network",
-    what: "the run container joins the default bridge instead of the run's own network",
+    what: "the run container joins the default bridge instead of having no network",
     file: "src/run/container.ts",
-    from: `args.push("--network", spec.network);`,
+    from: `args.push("--network", "none");`,
     to: `args.push("--network", "bridge");`,
-    tests: ["test/run/container.test.ts"],
-  },
-  {
-    name: "network-not-internal",
-    what: "the run's network is created without --internal (egress to the world)",
-    file: "src/run/container.ts",
-    from: `    "--internal",\n`,
-    to: "",
     tests: ["test/run/container.test.ts"],
   },
   {

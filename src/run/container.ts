@@ -1,13 +1,14 @@
 /**
- * The run container: its own `--internal` network (restricted egress; runs cannot reach each
- * other or anything beyond the machine), `docker run --init` in the foreground with the results
+ * The run container: no network at all (`--network none`: only its own loopback, so it reaches
+ * neither other runs, nor the host's services, nor anything beyond the machine; a model is reached
+ * through the mounted gateway socket), `docker run --init` in the foreground with the results
  * mounts, resource limits and labels, stop on request, `docker inspect` of its final state, and
- * teardown (container and network) unless the container is kept.
+ * teardown unless the container is kept.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Docker, dockerOk } from "./docker.ts";
+import type { Docker } from "./docker.ts";
 import type { Resources } from "./options.ts";
 
 export const RESULTS_MOUNT = "/var/lib/ssebench/results";
@@ -29,7 +30,6 @@ export const MODEL_MOUNT = "/run/ssebench";
 
 export interface ContainerSpec {
   image: string;
-  network: string;
   runDir: string;
   archiveDir: string;
   env: Record<string, string>;
@@ -60,7 +60,7 @@ export function bindMount(source: string, target: string, readonly = false): str
 export function runArgs(spec: ContainerSpec, cidfile: string): string[] {
   const args = ["run", "--cidfile", cidfile, "--init", "--sig-proxy=false"];
   if (spec.platform) args.push("--platform", spec.platform);
-  args.push("--network", spec.network);
+  args.push("--network", "none");
   args.push("--security-opt", "no-new-privileges", "--cap-drop", "ALL");
   for (const cap of CAPABILITIES) args.push("--cap-add", cap);
   args.push("--user", "0:0", "--entrypoint", ENTRYPOINT, "--workdir", "/");
@@ -111,7 +111,7 @@ export function startContainer(docker: Docker, spec: ContainerSpec, onOutput: (c
     }
     return cid;
   };
-  // docker warns about IPv4 forwarding for every container on an internal network: that is the point.
+  // Older engines warn about IPv4 forwarding for a container without outside networking: that is the point.
   const filtered = (chunk: string) => {
     const kept = chunk.replace(/^WARNING: IPv4 forwarding is disabled\. Networking will not work\.\n/m, "");
     if (kept) onOutput(kept);
@@ -145,41 +145,18 @@ export async function inspectContainer(docker: Docker, id: string): Promise<Cont
   };
 }
 
-export async function createNetwork(docker: Docker, name: string, runId: string): Promise<void> {
-  await dockerOk(docker, "Creating the run's network", [
-    "network",
-    "create",
-    "--internal",
-    "--label",
-    `ssebench.run-id=${runId}`,
-    name,
-  ]);
-}
-
 /**
- * Removes the container (unless kept; after `beforeRemoval`, which reads its state) and the
- * network at the same time: an exited container no longer holds its network. If docker still says the network is in use, it is removed again once
- * the container is gone. Errors are returned as warnings.
+ * Removes the container unless it is kept (after `beforeRemoval`, which reads its state). Errors
+ * are returned as warnings.
  */
 export async function teardown(
   docker: Docker,
   containerId: string | undefined,
-  network: string | undefined,
   keep: boolean,
   beforeRemoval: () => Promise<void> = async () => {},
 ): Promise<string[]> {
-  const warnings: string[] = [];
-  const removeNetwork = () => docker.call(["network", "rm", network as string]);
-  // A kept container stays attached, so its network stays too.
-  const dropNetwork = network !== undefined && !(keep && containerId);
-  const [container, net] = await Promise.all([
-    beforeRemoval().then(() => (containerId && !keep ? docker.call(["rm", "--force", "--volumes", containerId]) : undefined)),
-    dropNetwork ? removeNetwork() : undefined,
-  ]);
-  if (container && container.code !== 0) warnings.push(`Could not remove container ${containerId?.slice(0, 12)}: ${container.stderr.trim()}`);
-  if (net && net.code !== 0) {
-    const again = await removeNetwork();
-    if (again.code !== 0) warnings.push(`Could not remove network ${network}: ${again.stderr.trim()}`);
-  }
-  return warnings;
+  await beforeRemoval();
+  if (!containerId || keep) return [];
+  const removed = await docker.call(["rm", "--force", "--volumes", containerId]);
+  return removed.code === 0 ? [] : [`Could not remove container ${containerId.slice(0, 12)}: ${removed.stderr.trim()}`];
 }

@@ -43,7 +43,7 @@ export const msg = {
   egressSetting: (value: string) =>
     `SSEBENCH_EGRESS='${value}' is not a network egress policy; use one of: restricted, open`,
   egressOpen: () =>
-    "--egress open is not available in this build: run containers only ever join internal networks, so they cannot reach the internet; use --egress restricted",
+    "--egress open is not available in this build: run containers have no network, so they cannot reach the internet; use --egress restricted",
   pluginSidecar: () => "--plugin applies to sandbox mode only",
   sidecarUnsupported: () => "--mode sidecar is not supported yet; use --mode sandbox",
   unknownPlugins: (names: readonly string[]) => `unknown plugin(s): ${names.join(", ")}`,

@@ -1,16 +1,15 @@
 /**
  * `ssebench run` end to end: validate (§4.2), create the run folder, make sure the case, tool and
- * agent layers are current, run the container on its own internal network under the run guard,
- * tear down, and record result.json + summary.json.
+ * agent layers are current, run the container with no network under the run guard, tear down,
+ * and record result.json + summary.json.
  */
-import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
 import type { ContainerRecord, DiskUsage, RunConfig, Summary } from "../formats/summary.ts";
 import { caseBaseImages, ensureCaseImage } from "./case-image.ts";
-import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, createNetwork, inspectContainer, startContainer, stopContainer, teardown } from "./container.ts";
+import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, inspectContainer, startContainer, stopContainer, teardown } from "./container.ts";
 import { saveDigestCache } from "./content-hash.ts";
 import type { Docker } from "./docker.ts";
 import { RunGuard } from "./guard.ts";
@@ -172,7 +171,7 @@ function containerSpec(
   opts: RunOptions,
   plan: RunPlan,
   hostEnv: NodeJS.ProcessEnv,
-  run: { runDir: RunDir; runId: string; network: string; image: string; command: string[]; referencePatch: string | undefined; modelDir?: string },
+  run: { runDir: RunDir; runId: string; image: string; command: string[]; referencePatch: string | undefined; modelDir?: string },
 ): ContainerSpec {
   const env: Record<string, string> = {
     SSE_ARCHIVE: ARCHIVE_MOUNT,
@@ -194,7 +193,6 @@ function containerSpec(
   if (plan.agent.reference) labels["ssebench.reference-run"] = "true";
   return {
     image: run.image,
-    network: run.network,
     runDir: run.runDir.path,
     archiveDir: run.runDir.archive,
     env,
@@ -220,31 +218,9 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   checkAgentSource(plan.agent);
   timer.lap("validation");
   const runId = opts.runId ?? newRunId(startedAt);
-  // Unique per run, not just per run ID: the same --run-id is legal for another task, model or
-  // agent (concurrently, or after a --keep-container run that left its network behind).
-  // A run with a model reaches it through a mounted socket, so it needs no network at all.
-  const network = plan.served ? "none" : `ssebench-${runId}-${randomBytes(3).toString("hex")}`.toLowerCase();
-  let networkCreated = false;
-  // The network does not depend on the images: create it while the layers are looked up.
-  const networkReady: Promise<unknown> = plan.served
-    ? Promise.resolve(undefined)
-    : createNetwork(docker, network, runId).then(
-        () => {
-          networkCreated = true;
-        },
-        (error: unknown) => error,
-      );
-  let known: Map<string, ImageInfo>;
-  let run: RunDir;
-  try {
-    // Before the run folder exists: a missing docker CLI or a dead engine leaves nothing behind.
-    known = await lookUpLayers(docker, plan);
-    run = createRunDir(opts.results, { task: plan.task.id, model: plan.model, agent: plan.agent.name, runId }, reporter.warn);
-  } catch (error) {
-    await networkReady;
-    if (networkCreated) await docker.call(["network", "rm", network]);
-    throw error;
-  }
+  // Before the run folder exists: a missing docker CLI or a dead engine leaves nothing behind.
+  const known = await lookUpLayers(docker, plan);
+  const run = createRunDir(opts.results, { task: plan.task.id, model: plan.model, agent: plan.agent.name, runId }, reporter.warn);
   const config = runConfig(opts, plan, toolTag(plan.registry, plan.task.id));
   const guard = new RunGuard(opts.runTimeout, reporter.warn, deps.handleSignals, deps.stop);
   const images: Images = { caseId: null, agentId: null, agentCmd: [], built: [] };
@@ -264,10 +240,8 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     }
     if (guard.stopped) throw new UserError(msg.aborted(guard.reason ?? "stopped"));
     guard.phase = "the container run";
-    const networkError = await networkReady;
-    if (networkError) throw networkError;
     if (plan.served) gateway = await openRunGateway(plan.served, runId, run.path, opts.budget);
-    const spec = containerSpec(opts, plan, deps.env, { runDir: run, runId, network, image: images.agentId as string, command: images.agentCmd, referencePatch: extracted?.path, modelDir: gateway?.dir });
+    const spec = containerSpec(opts, plan, deps.env, { runDir: run, runId, image: images.agentId as string, command: images.agentCmd, referencePatch: extracted?.path, modelDir: gateway?.dir });
     const running = startContainer(docker, spec, reporter.container);
     guard.onStop(() => stopContainer(docker, running));
     timer.lap("container_start");
@@ -280,13 +254,12 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     if (!(error instanceof UserError)) throw error;
     if (!guard.stopped) failure = error;
   } finally {
-    await networkReady;
     guard.phase = "teardown";
-    // The container's final state is read before it is removed, while the network goes already.
+    // The container's final state is read before it is removed.
     const inspect = async () => {
       if (containerId) state = await inspectContainer(docker, containerId);
     };
-    for (const w of await teardown(docker, containerId, networkCreated ? network : undefined, opts.keepContainer, inspect)) reporter.warn(w);
+    for (const w of await teardown(docker, containerId, opts.keepContainer, inspect)) reporter.warn(w);
     guard.dispose();
     // The container is gone: no more calls can come. Stop serving, revoke the key.
     modelTotals = await gateway?.close();

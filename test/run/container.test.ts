@@ -1,6 +1,6 @@
 /** The run container's client side: what a refused `docker run` shows. The real engine is in test/e2e. */
 import { describe, expect, test } from "bun:test";
-import { bindMount, createNetwork, runArgs, startContainer } from "../../src/run/container.ts";
+import { bindMount, runArgs, startContainer } from "../../src/run/container.ts";
 import { localCaseTag } from "../../src/run/case-image.ts";
 import type { Docker, DockerCallOptions, DockerResult } from "../../src/run/docker.ts";
 import { refComponent } from "../../src/run/layers.ts";
@@ -22,7 +22,6 @@ describe("startContainer", () => {
       new RefusingDocker(),
       {
         image: "sha256:x",
-        network: "n",
         runDir: "/tmp/r",
         archiveDir: "/tmp/r/archive",
         env: {},
@@ -45,7 +44,6 @@ describe("startContainer", () => {
     const args = runArgs(
       {
         image: "img",
-        network: "n",
         runDir: "/r:1",
         archiveDir: "/r:1/archive",
         env: {},
@@ -67,11 +65,10 @@ describe("startContainer", () => {
 });
 
 describe("isolation flags (exact arguments)", () => {
-  test("docker run: init, the run's network, least privilege, pinned entrypoint and user, limits, mounts, labels, the agent's argv", () => {
+  test("docker run: init, no network, least privilege, pinned entrypoint and user, limits, mounts, labels, the agent's argv", () => {
     const args = runArgs(
       {
         image: "sha256:agent",
-        network: "ssebench-r1-abc",
         runDir: "/res/run",
         archiveDir: "/res/run/archive",
         env: { SSE_ARCHIVE: "/tmp/sse-archive", TIMEOUT: "60" },
@@ -86,7 +83,7 @@ describe("isolation flags (exact arguments)", () => {
     expect(args).toEqual([
       "run", "--cidfile", "/tmp/cid", "--init", "--sig-proxy=false",
       "--platform", "linux/amd64",
-      "--network", "ssebench-r1-abc",
+      "--network", "none",
       "--security-opt", "no-new-privileges",
       "--cap-drop", "ALL",
       "--cap-add", "CHOWN", "--cap-add", "DAC_OVERRIDE", "--cap-add", "FOWNER", "--cap-add", "KILL",
@@ -102,11 +99,10 @@ describe("isolation flags (exact arguments)", () => {
     ]);
   });
 
-  test("a served model's run: no network at all, the gateway folder mounted read-only", () => {
+  test("a served model's run: the gateway folder mounted read-only", () => {
     const args = runArgs(
       {
         image: "sha256:agent",
-        network: "none",
         runDir: "/res/run",
         archiveDir: "/res/run/archive",
         env: {},
@@ -133,13 +129,6 @@ describe("isolation flags (exact arguments)", () => {
       "--mount", "type=bind,source=/tmp/gw,target=/run/ssebench,readonly",
       "sha256:agent", "--mode", "sandbox", "--", "agent",
     ]);
-  });
-
-  test("the run's network is created --internal", async () => {
-    const calls: string[][] = [];
-    const recording: Docker = { call: async (args) => (calls.push([...args]), { code: 0, stdout: "", stderr: "" }) };
-    await createNetwork(recording, "ssebench-r1-abc", "r1");
-    expect(calls).toEqual([["network", "create", "--internal", "--label", "ssebench.run-id=r1", "ssebench-r1-abc"]]);
   });
 });
 

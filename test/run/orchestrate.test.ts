@@ -56,7 +56,6 @@ describe("runTask with a fake docker", () => {
     const { outcome } = await run();
     expect(outcome.built.map((t) => t.replace(/^.*\/ssebench\//, "").split("/")[0])).toEqual(["case", "tool", "agent-files", "agent-dummy"]);
     expect(docker.verbs()).toEqual([
-      "network create",
       "image inspect",
       "build",
       "build",
@@ -65,7 +64,6 @@ describe("runTask with a fake docker", () => {
       "build",
       "run",
       "container inspect",
-      "network rm",
       "rm",
     ]);
     const again = await run();
@@ -136,27 +134,25 @@ describe("runTask with a fake docker", () => {
     expect(outcome.summary.patch_result.error_msg).toBe(msg.oomKilled("256m"));
   });
 
-  test("a run ID that already has results: refused, and the network made meanwhile is removed", async () => {
+  test("a run ID that already has results: refused before anything is built or started", async () => {
     await run({ runId: "taken" });
     docker.calls.length = 0;
     await expect(run({ runId: "taken" })).rejects.toThrow("already has results; give the run another --run-id");
-    expect(docker.verbs()).toEqual(["network create", "image inspect", "network rm"]);
+    expect(docker.verbs()).toEqual(["image inspect"]);
   });
 
-  test("each run gets its own network, even with a run ID another run already used", async () => {
-    // e.g. the same --run-id for another task, model or agent, or another results folder
+  test("no run makes a network: every container runs with --network none", async () => {
     await run({ runId: "shared", keepContainer: true });
     await run({ runId: "shared", results: join(scratch.path, "results-elsewhere") });
-    const created = docker.calls.filter((c) => c[0] === "network" && c[1] === "create").map((c) => c.at(-1) as string);
-    expect(created).toHaveLength(2);
-    for (const name of created) expect(name).toMatch(/^ssebench-shared-[0-9a-f]{6}$/);
-    expect(created[0]).not.toBe(created[1]);
+    expect(docker.verbs().filter((v) => v.startsWith("network"))).toEqual([]);
+    const runs = docker.calls.filter((c) => c[0] === "run");
+    expect(runs).toHaveLength(2);
+    for (const argv of runs) expect(argv[argv.indexOf("--network") + 1]).toBe("none");
   });
 
-  test("--keep-container keeps the container and its network", async () => {
+  test("--keep-container keeps the container", async () => {
     await run({ keepContainer: true });
     expect(docker.verbs()).not.toContain("rm");
-    expect(docker.verbs()).not.toContain("network rm");
   });
 
   test("the run time limit stops the container and records an interrupted run (exit 124)", async () => {
@@ -167,7 +163,7 @@ describe("runTask with a fake docker", () => {
     expect(outcome.summary.interrupted).toBe("run time limit");
     expect(outcome.summary.patch_result.error_type).toBe("interrupted");
     expect(reporter.lines.some((l) => l.startsWith("warn: The run exceeded its time limit of 1s during the container run"))).toBe(true);
-    expect(docker.verbs().slice(-3)).toEqual(["container inspect", "network rm", "rm"]);
+    expect(docker.verbs().slice(-2)).toEqual(["container inspect", "rm"]);
   });
 
   test("--require-pass: exit 1 unless passed", async () => {
