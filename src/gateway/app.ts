@@ -60,7 +60,8 @@ interface Call {
   request: Uint8Array | undefined;
 }
 
-function record(call: Call, status: number, usage: Usage, extra: { firstByte?: number; aborted?: boolean; error?: string; response?: Uint8Array }): void {
+/** Records the call in the ledger and the run's totals; returns its cost (USD). */
+function record(call: Call, status: number, usage: Usage, extra: { firstByte?: number; aborted?: boolean; error?: string; response?: Uint8Array }): number {
   const { run } = call;
   const cost = status >= 200 && status < 300 ? costOf(usage, run.model.config.price) : 0;
   const t = run.totals;
@@ -87,6 +88,7 @@ function record(call: Call, status: number, usage: Usage, extra: { firstByte?: n
     error: extra.error ?? null,
   };
   run.ledger?.write(entry, call.request, extra.response);
+  return cost;
 }
 
 /** Passes the upstream's stream through untouched, metering each chunk as it goes by. */
@@ -191,8 +193,9 @@ async function handle(lookup: KeyLookup, route: Route, incoming: Request): Promi
       // an answer that is not JSON has no usage to meter
     }
   }
-  record(call, upstream.status, usage, { firstByte, response: bytes });
-  return new Response(bytes, { status: upstream.status, headers: { "content-type": type } });
+  const cost = record(call, upstream.status, usage, { firstByte, response: bytes });
+  // What the call cost and the run has spent: a client cannot know the prices (the oracle plugin reads them).
+  return new Response(bytes, { status: upstream.status, headers: { "content-type": type, "x-ssebench-cost": String(cost), "x-ssebench-spent": String(run.totals.spend) } });
 }
 
 /** GET /models (the key's model only) and GET /models/{id} (that model, else 404). */
@@ -200,8 +203,9 @@ function models(lookup: KeyLookup, incoming: Request, id?: string): Response {
   const sent = clientKey(incoming.headers);
   const run = sent ? lookup(sent) : undefined;
   if (!run) return providerError("models", 401, sent ? msg.unknownKey() : msg.noKey());
-  const { name, provider } = run.model.config;
-  const entry = { id: name, object: "model", created: 0, owned_by: provider, type: "model", display_name: name };
+  const { name, provider, wires } = run.model.config;
+  // `wires` is ssebench's: a client (the oracle plugin) picks an API the model speaks.
+  const entry = { id: name, object: "model", created: 0, owned_by: provider, type: "model", display_name: name, wires };
   if (id === undefined) return Response.json({ object: "list", data: [entry] });
   return id === name ? Response.json(entry) : providerError("models", 404, msg.otherModel(id, name));
 }
