@@ -76,7 +76,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   // Children inherit only the image's variables (recorded by prepare), never the run's extras.
   const inherited = allowedInherited(env, prepared.env);
   const plugins = new PluginRunner(
-    { pluginsDir: cfg.pluginsDir, work: cfg.work, archive: cfg.archive, results: cfg.results, source, model, minuteMs: cfg.pluginMinuteMs, graceMs: cfg.graceMs, inherited },
+    { pluginsDir: cfg.pluginsDir, work: cfg.work, archive: cfg.archive, results: cfg.results, taskRoot: cfg.taskRoot, source, model, minuteMs: cfg.pluginMinuteMs, graceMs: cfg.graceMs, inherited },
     selected,
   );
   record.plugins = plugins;

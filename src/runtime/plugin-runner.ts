@@ -31,6 +31,7 @@ export interface PluginContext {
   work: string;
   archive: string;
   results: string;
+  taskRoot: string;
   source: string;
   model: Account;
   minuteMs: number;
@@ -126,7 +127,7 @@ export class PluginRunner {
       SSE_PLUGIN_HOOK: entry.hook,
       SSE_PLUGIN_SKIP_FILE: skipFile,
       SSEBENCH_ENTRYPOINT: process.execPath,
-      ...(user === root ? { SSE_RESULTS: ctx.results } : {}),
+      ...(user === root ? { SSE_RESULTS: ctx.results, SSE_TASK_ROOT: ctx.taskRoot, SSE_WORK: ctx.work } : {}),
     };
     const env = childEnv(ctx.inherited, user, allow, extra);
     log("INFO", "Plugin start", { plugin: entry.name, hook: entry.hook, user: user.name, timeout_min: entry.timeout });

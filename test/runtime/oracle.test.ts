@@ -1,0 +1,136 @@
+/**
+ * The oracle plugin (runtime/plugins/oracle, `ssebench-entrypoint oracle`) at after-grading, as
+ * root with real users, calling a scripted model through the run's gateway socket and the
+ * entrypoint's 127.0.0.1 forwarder: the review carries the scripted verdict and the call's spend;
+ * no model → skipped with the reference's reason; a spent budget → failed; the grade never moves.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Wire } from "../../src/formats/model-types.ts";
+import type { LedgerEntry } from "../../src/gateway/ledger.ts";
+import { Gateway } from "../../src/gateway/server.ts";
+import { costOf } from "../../src/gateway/usage.ts";
+import { MODEL_KEY_FILE, MODEL_SOCKET } from "../../src/runtime/model-access.ts";
+import { oracleMsg } from "../../src/runtime/oracle/messages.ts";
+import { repoRoot } from "../helpers/cli.ts";
+import { PRICE, SCRIPT, scriptedConfig, scriptedModel, USAGE } from "../gateway/support.ts";
+import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint } from "./harness.ts";
+
+setDefaultTimeout(60_000);
+beforeAll(ensureUsers);
+afterAll(dropUsers);
+
+const ANSWER = "VERDICT: different but plausible\nThe candidate bounds the copy where the reference checks the length.";
+
+function oracleRun(): RunDirs {
+  const dirs = newRun({ plugins: [{ name: "oracle", hook: "after-grading", llm: true, timeout: 1, script: "exit 99" }] });
+  copyFileSync(join(repoRoot, "runtime/plugins/oracle/run.sh"), join(dirs.plugins, "oracle/run.sh"));
+  return dirs;
+}
+
+/** The run's gateway on a socket in a root-only folder, as `ssebench run` mounts it. */
+function serveModel(dirs: RunDirs, opts: { budget?: number; wires?: Wire[] } = {}) {
+  chmodSync(dirs.base, 0o777);
+  const modelDir = join(dirs.base, "model");
+  mkdirSync(modelDir, { mode: 0o700 });
+  const ledgerDir = join(dirs.base, "ledger");
+  mkdirSync(ledgerDir);
+  const gateway = new Gateway();
+  const run = gateway.issue("rt", scriptedModel({ ...SCRIPT, no_tools: ANSWER }, undefined, scriptedConfig("scripted-test", opts.wires)), opts.budget ?? 10, ledgerDir);
+  const access = gateway.serveRun(run, join(modelDir, MODEL_SOCKET));
+  writeFileSync(join(modelDir, MODEL_KEY_FILE), `${run.key}\n`, { mode: 0o600 });
+  Object.assign(dirs.env, { SSE_MODEL_DIR: modelDir, SSE_MODEL_PORT: "0", SSE_MODEL_NAME: "scripted-test" });
+  const ledger = () =>
+    readFileSync(join(ledgerDir, "model-calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as LedgerEntry);
+  return { access, ledger };
+}
+
+const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+
+describe("oracle plugin", () => {
+  test("the scripted model's verdict lands in review.txt/json and dialog.jsonl; the call is the run's spend", async () => {
+    const dirs = oracleRun();
+    const { access, ledger } = serveModel(dirs, { wires: ["chat", "responses"] });
+    try {
+      const r = await runEntrypoint(dirs, ["ssebench:apply-reference"]);
+      const totals = await access.close();
+      expect(r.exitCode).toBe(0);
+      expect(r.result.patch_result.status).toBe("passed");
+      expect(r.pluginResults).toEqual([{ name: "oracle", hook: "after-grading", status: "ok", exit_code: 0, duration_seconds: expect.any(Number), started: true }]);
+      // The OpenAI wires report no cache writes.
+      const tokens = { ...USAGE, cache_write: 0 };
+      const review = readJson(join(dirs.archive, "oracle/review.json"));
+      expect(review).toEqual({
+        status: "ok",
+        verdict: "different but plausible",
+        reasons: "The candidate bounds the copy where the reference checks the length.",
+        grade: "passed",
+        model: "scripted-test",
+        wire: "chat",
+        tokens,
+        cost: costOf(tokens, PRICE),
+        duration_ms: expect.any(Number),
+      });
+      expect(readFileSync(join(dirs.archive, "oracle/review.txt"), "utf8")).toBe(
+        "Verdict: different but plausible\nGrade: passed\nModel: scripted-test (chat)\n\nThe candidate bounds the copy where the reference checks the length.\n",
+      );
+      const dialog = readFileSync(join(dirs.archive, "oracle/dialog.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      expect(dialog.map((d) => [d.seq, d.type])).toEqual([[0, "init"], [1, "prompt"], [2, "message"], [3, "complete"]]);
+      expect(dialog[0].data).toMatchObject({ task: "demo-calc (calc, c)", model: "scripted-test", agent: "oracle" });
+      // The reference patch, the agent's patch (here the same) and the crash report are in the prompt.
+      const reference = readFileSync(dirs.reference, "utf8");
+      expect(dialog[1].content.split(reference.trim()).length).toBeGreaterThanOrEqual(3);
+      expect(dialog[1].content).toContain("calc crashes on long inputs");
+      expect(dialog[2]).toMatchObject({ role: "assistant", content: ANSWER });
+      expect(dialog[3]).toMatchObject({ status: "success", turns: 1 });
+      const calls = ledger();
+      expect(calls.map((c) => [c.wire, c.status])).toEqual([["chat", 200]]);
+      expect(totals.spend).toBe(calls[0]?.cost as number);
+      expect(totals.spend).toBeCloseTo(review.cost, 10);
+      expect(review.cost).toBeGreaterThan(0);
+    } finally {
+      dirs.cleanup();
+    }
+  });
+
+  test("without model variables: skipped with the reference's reason, no review", async () => {
+    const dirs = oracleRun();
+    delete dirs.env.SSE_API_KEY;
+    delete dirs.env.SSE_BASE_URL;
+    try {
+      const r = await runEntrypoint(dirs, ["ssebench:apply-reference"]);
+      expect(r.exitCode).toBe(0);
+      expect(r.result.patch_result.status).toBe("passed");
+      expect(oracleMsg.noModel()).toBe("No LLM configured (SSE_API_KEY, SSE_BASE_URL unset)");
+      expect(r.pluginResults).toEqual([{ name: "oracle", hook: "after-grading", status: "skipped", exit_code: 0, duration_seconds: expect.any(Number), started: true, reason: oracleMsg.noModel() }]);
+      expect(existsSync(join(dirs.archive, "oracle"))).toBe(false);
+    } finally {
+      dirs.cleanup();
+    }
+  });
+
+  test("a spent budget: failed with the gateway's reason in the review and the plugin's log; the grade stands", async () => {
+    const dirs = oracleRun();
+    const { access, ledger } = serveModel(dirs, { budget: 0 });
+    try {
+      const r = await runEntrypoint(dirs, ["ssebench:apply-reference"]);
+      const totals = await access.close();
+      expect(r.exitCode).toBe(0);
+      expect(r.result.patch_result.status).toBe("passed");
+      expect(r.pluginResults).toEqual([{ name: "oracle", hook: "after-grading", status: "failed", exit_code: 1, duration_seconds: expect.any(Number), started: true, error: "exit status 1" }]);
+      const review = readJson(join(dirs.archive, "oracle/review.json"));
+      expect(review).toMatchObject({ status: "failed", verdict: null, grade: "passed", wire: "anthropic", cost: null });
+      expect(review.error).toStartWith("The model answered 400: ");
+      expect(review.error).toContain("budget");
+      expect(readFileSync(join(dirs.archive, "plugins/oracle.log"), "utf8")).toContain(oracleMsg.failed(review.error));
+      expect(ledger().map((c) => [c.wire, c.status, c.cost])).toEqual([["anthropic", 400, 0]]);
+      expect(totals.spend).toBe(0);
+    } finally {
+      dirs.cleanup();
+    }
+  });
+});
