@@ -18,7 +18,9 @@ export function syntheticCatalog(count: number, filesPerTask = 60): { manifest: 
   const width = String(count - 1).length;
   const tasks: ManifestTask[] = Array.from({ length: count }, (_, i) => {
     const id = `bench-task-${String(i).padStart(Math.max(2, width), "0")}`;
-    const files = Object.fromEntries(Array.from({ length: filesPerTask }, (_, j) => [`src/module-${j}/file-${j}.c`, hex(i * 100 + j)]));
+    // Sorted by path, as `dataset manifest` writes them.
+    const paths = Array.from({ length: filesPerTask }, (_, j) => `src/module-${j}/file-${j}.c`).sort();
+    const files = Object.fromEntries(paths.map((path, j) => [path, hex(i * 100 + j)]));
     return {
       id,
       language: "c",

@@ -78,17 +78,28 @@ function withParts(head: object, { files, metadata }: EncodedParts): string {
   return `${start}${files ? `,"files":${files.text}` : ""},"metadata":${metadata.text}}`;
 }
 
-/** `/manifest.json`: the manifest as loaded, compact, base/image unprefixed, tasks in file order. */
-function manifestBody(manifest: Manifest, parts: Map<ManifestTask, EncodedParts>): string {
-  return goJson({
-    dataset: manifest.dataset,
-    version: manifest.version,
-    generated_from: manifest.generated_from ? manifest.generated_from : undefined,
-    tasks: manifest.tasks.map((t) => {
-      const { id, language, project, repository, base, image, arch, checks } = t;
-      return new EncodedJson(withParts({ id, language, project, repository, base, image, arch, checks }, parts.get(t) as EncodedParts));
-    }),
+/**
+ * `/manifest.json` (the manifest as loaded, compact, base/image unprefixed, tasks in file order),
+ * rendered on its first request and kept: it is the biggest body (65 MB at 10,000 tasks) and the
+ * one clients ask for least, so start-up does not wait for it. Until then only the tasks' fields
+ * and their already encoded parts are held, not the parsed manifest.
+ */
+function lazyManifest(manifest: Manifest, parts: Map<ManifestTask, EncodedParts>): () => Resource {
+  const { dataset, version } = manifest;
+  const generated_from = manifest.generated_from ? manifest.generated_from : undefined;
+  let entries: (readonly [object, EncodedParts])[] | undefined = manifest.tasks.map((t) => {
+    const { id, language, project, repository, base, image, arch, checks } = t;
+    return [{ id, language, project, repository, base, image, arch, checks }, parts.get(t) as EncodedParts] as const;
   });
+  let built: Resource | undefined;
+  return () => {
+    if (!built) {
+      const tasks = (entries ?? []).map(([head, encoded]) => new EncodedJson(withParts(head, encoded)));
+      built = resource(goJson({ dataset, version, generated_from, tasks }), JSON_TYPE);
+      entries = undefined;
+    }
+    return built;
+  };
 }
 
 function lockBody(lock: ImagesLock): string {
@@ -101,15 +112,15 @@ function lockBody(lock: ImagesLock): string {
 }
 
 /**
- * The fixed paths with their resources, for the socket's native static routes (serve.ts). The Hono
- * app answers the same paths (and everything else); this table is only a faster way to them.
+ * The fixed paths with their resources, for the socket's native static routes (serve.ts); not
+ * /manifest.json, which is rendered on first use. The Hono app answers the same paths (and
+ * everything else); this table is only a faster way to them.
  */
 export function fixedPaths(r: CatalogResources): Map<string, Resource> {
   const paths = new Map<string, Resource>([
     ["/", r.index],
     ["/healthz", r.health],
     ["/tasks", r.tasks],
-    ["/manifest.json", r.manifest],
   ]);
   if (r.lock) paths.set("/images.lock.json", r.lock);
   return paths;
@@ -132,10 +143,13 @@ export function buildResources({ manifest, lock, registry: given, metadataText }
     });
   });
   const pinned = [...images.values()].filter((i) => i.pinned).length;
+  const manifestResource = lazyManifest(manifest, parts);
   return {
     tasks: resource(goJson(summaries.map((s) => OrderedMap.ofOrderedObject(s as unknown as Record<string, unknown>))), JSON_TYPE),
     byId,
-    manifest: resource(manifestBody(manifest, parts), JSON_TYPE),
+    get manifest() {
+      return manifestResource();
+    },
     lock: lock ? resource(lockBody(lock), JSON_TYPE) : undefined,
     index: resource(renderIndexPage(manifest, summaries, images, Boolean(lock)), "text/html; charset=utf-8"),
     health: resource(

@@ -110,6 +110,8 @@ function staticResponse(res: Resource): Response {
   return new Response(res.body, { headers: res.headers });
 }
 
+/** Served by a function route: its body is rendered on first use (resources.ts). */
+const MANIFEST_PATH = "/manifest.json";
 const TASK_PATH = /^\/tasks\/([^/]+)(\/metadata)?$/;
 
 /** The task a raw request path names (`/tasks/{id}` or `/tasks/{id}/metadata`), percent-decoded. */
@@ -140,7 +142,7 @@ export function socketRoutes(resources: CatalogResources, fetch: (request: Reque
   const fixed = fixedPaths(resources);
   const routes: Bun.Serve.Routes<unknown, string> = {};
   for (const [path, res] of fixed) routes[path] = { GET: staticResponse(res), HEAD: staticResponse(res) };
-  const answered = (pathname: string) => fixed.has(pathname) || taskOfPath(resources, pathname) !== undefined;
+  const answered = (pathname: string) => fixed.has(pathname) || pathname === MANIFEST_PATH || taskOfPath(resources, pathname) !== undefined;
   const handle = (request: Request): Response | Promise<Response> => {
     // (Bun itself refuses an HTTP/1.1 request without Host; HTTP/1.0 may omit it.)
     if (request.headers.get("host")?.includes(",")) return badRequest(messages.tooManyHosts);
@@ -163,6 +165,9 @@ export function socketRoutes(resources: CatalogResources, fetch: (request: Reque
   };
   const detail = taskRoute((task) => task.detail);
   const metadata = taskRoute((task) => task.metadata);
+  const manifest = (request: Request) =>
+    request.headers.get("host")?.includes(",") ? handle(request) : respond(resources.manifest, request.headers.get("if-none-match"));
+  routes[MANIFEST_PATH] = { GET: manifest, HEAD: manifest };
   routes["/tasks/:id"] = { GET: detail, HEAD: detail };
   routes["/tasks/:id/metadata"] = { GET: metadata, HEAD: metadata };
   return { routes, fetch: handle };
