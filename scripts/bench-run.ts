@@ -3,7 +3,8 @@
  * the container's run time (docker inspect State.StartedAt → FinishedAt, as recorded in
  * summary.json). Goal: ≤ 1 s. Baseline, measured in the same session: a bare `docker run` of the
  * same agent image with the same mounts (its wall time minus its container time), i.e. what
- * Docker alone costs to create, start, wait for and remove a container.
+ * Docker alone costs to create, start, wait for and remove a container; interleaved with it, the
+ * same bare run with the run's privilege flags, so their cost shows as a ratio.
  *
  *   bun scripts/bench-run.ts [--task ID] [--runs N]      (needs the engine and base images; builds dist/ first)
  *
@@ -15,6 +16,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_REGISTRY } from "../src/formats/patterns.ts";
 import { baseImages } from "../src/run/case-image.ts";
+import { CAPABILITIES, ENTRYPOINT } from "../src/run/container.ts";
 
 const { values } = parseArgs({ options: { task: { type: "string" }, runs: { type: "string" } } });
 const task = values.task ?? "htmlesc-quote-overflow";
@@ -66,14 +68,21 @@ function ssebenchRun(runId: string): { sample: Sample; stderr: string; image: st
   return { sample, stderr: r.stderr, image: c.image };
 }
 
-function bareDockerRun(image: string, i: number): Sample {
+/** The run container's privilege flags (least privilege, pinned entrypoint and user), as ssebench passes them. */
+const HARDENED = [
+  "--security-opt", "no-new-privileges", "--cap-drop", "ALL", ...CAPABILITIES.flatMap((c) => ["--cap-add", c]),
+  "--user", "0:0", "--entrypoint", ENTRYPOINT, "--workdir", "/",
+];
+
+function bareDockerRun(image: string, i: number, hardened = false): Sample {
   const dir = mkdtempSync(join(tmpdir(), "ssebench-bench-bare-"));
-  const name = `ssebench-bench-bare-${process.pid}-${i}`;
+  const name = `ssebench-bench-bare-${process.pid}-${i}${hardened ? "-h" : ""}`;
   try {
     const r = sh([
       "docker", "run", "--name", name, "--init", "--network", "none",
       "-e", "SSE_ARCHIVE=/tmp/sse-archive", "-e", "TIMEOUT=3600",
-      "-v", `${dir}:/var/lib/ssebench/results`, "-v", `${dir}:/tmp/sse-archive`, image,
+      "-v", `${dir}:/var/lib/ssebench/results`, "-v", `${dir}:/tmp/sse-archive`,
+      ...(hardened ? [...HARDENED, image, "--mode", "sandbox", "--", "echo", "dummy_QAQ"] : [image]),
     ]);
     if (r.code !== 0) throw new Error(`docker run failed (${r.code}):\n${r.stderr}`);
     const state = JSON.parse(sh(["docker", "inspect", "--format", "{{json .State}}", name]).stdout);
@@ -103,8 +112,13 @@ try {
     upToDate = r.stderr.split("\n").filter((l) => l.includes("is up to date"));
   }
   if (ours.length === 0) throw new Error("every timed run rebuilt a layer: something keeps changing the inputs");
+  // Interleaved, so a change of the machine's load hits both alike.
   const bare: Sample[] = [];
-  for (let i = 0; i < runs; i++) bare.push(bareDockerRun(warm.image, i));
+  const hardened: Sample[] = [];
+  for (let i = 0; i < runs; i++) {
+    bare.push(bareDockerRun(warm.image, i));
+    hardened.push(bareDockerRun(warm.image, i, true));
+  }
 
   const overhead = (s: Sample[]) => median(s.map((x) => x.wallMs - x.containerMs));
   const ourOverhead = overhead(ours);
@@ -115,6 +129,9 @@ try {
   console.log("                         wall (median)  container  overhead");
   console.log(`ssebench run            ${median(ours.map((s) => s.wallMs)).toFixed(0).padStart(10)} ms ${median(ours.map((s) => s.containerMs)).toFixed(0).padStart(7)} ms ${ourOverhead.toFixed(0).padStart(6)} ms`);
   console.log(`bare docker run (base)  ${median(bare.map((s) => s.wallMs)).toFixed(0).padStart(10)} ms ${median(bare.map((s) => s.containerMs)).toFixed(0).padStart(7)} ms ${bareOverhead.toFixed(0).padStart(6)} ms`);
+  const hardenedOverhead = overhead(hardened);
+  console.log(`bare + privilege flags  ${median(hardened.map((s) => s.wallMs)).toFixed(0).padStart(10)} ms ${median(hardened.map((s) => s.containerMs)).toFixed(0).padStart(7)} ms ${hardenedOverhead.toFixed(0).padStart(6)} ms`);
+  console.log(`  (no-new-privileges, --cap-drop ALL + the entrypoint's, pinned entrypoint/user: ${(hardenedOverhead / bareOverhead).toFixed(2)}x the bare overhead)`);
   console.log("");
   const dockerShare = median(ours.map((s) => (s.dockerRunMs ?? 0) - s.containerMs));
   const ownShare = median(ours.map((s) => s.wallMs - (s.dockerRunMs ?? 0)));
