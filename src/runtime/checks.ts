@@ -143,7 +143,7 @@ export class Checks {
     const tree = join(dir, "tree");
     const home = join(dir, "home");
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    const cp = await capture(["cp", "-a", ctx.pristine, tree]);
+    const cp = await capture(["cp", "-a", "--sparse=always", ctx.pristine, tree]);
     if (!cp.ok) throw new GraderError(`copying the pristine tree: ${cp.stderr.trim()}`);
     const own = await capture(["chown", "-R", "-h", `${ctx.runner.uid}:${ctx.runner.gid}`, dir]);
     if (!own.ok) throw new GraderError(`handing the scratch tree to ${ctx.runner.name}: ${own.stderr.trim()}`);

@@ -44,7 +44,7 @@ export function prepare(work: string, source: string, model: Account, env: Recor
     throw new UserError(msg.prepareFailed(e instanceof Error ? e.message : String(e)));
   }
   rmSync(paths.pristine, { recursive: true, force: true });
-  const copy = run(["cp", "-a", source, paths.pristine]);
+  const copy = run(["cp", "-a", "--sparse=always", source, paths.pristine]);
   if (!copy.ok) throw new UserError(msg.prepareFailed(`copying the tree: ${copy.stderr.trim()}`));
   const chown = run(["chown", "-R", "-h", `${model.uid}:${model.gid}`, source]);
   if (!chown.ok) throw new UserError(msg.prepareFailed(`handing the tree to ${model.name}: ${chown.stderr.trim()}`));

@@ -117,4 +117,16 @@ describe("the grader keeps working whatever the agent's code does", () => {
     expect(p).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, pov_total: 1, error_type: "check_timeout", error_msg: "PoC failed: pocs/poc.txt" });
     expect(r.result.runtime_result.evaluator_timeout).toBe(false);
   });
+
+  test("grading copies trees sparse-aware (--sparse=always): zeros cost no disk in a scratch tree", async () => {
+    dirs = newRun();
+    // Dense zeros in the tree: cp's default keeps them dense, --sparse=always makes holes.
+    Bun.spawnSync(["sh", "-c", `head -c 64M /dev/zero > ${join(dirs.source, "sparse.bin")}`]);
+    const build = join(dirs.taskRoot, "scripts/build.sh");
+    writeFileSync(build, readFileSync(build, "utf8").replace("\n", '\necho "blocks $(stat -c %b sparse.bin)"\n'));
+    const r = await runEntrypoint(dirs, shAgent("true"));
+    expect(gradeOf(r).build_success).toBe(true);
+    const blocks = Number(/^blocks (\d+)$/m.exec(readFileSync(join(dirs.results, "grading/build.log"), "utf8"))?.[1]);
+    expect(blocks).toBeLessThan(64); // 64 MiB dense would be 131072 blocks of 512 bytes
+  });
 });
