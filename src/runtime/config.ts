@@ -23,6 +23,8 @@ export interface RuntimeConfig {
   pluginMinuteMs: number;
   pluginSelection: string[] | undefined;
   maxFileBytes: number;
+  /** SSE_MAX_CHANGE_MB, SSE_MAX_CHANGE_FILES, SSE_MAX_PATCH_MB */
+  changeBounds: { maxTotalBytes: number; maxFiles: number; maxPatchBytes: number };
   /** RLIMIT_NPROC of model / sse-runner (SSE_MODEL_NPROC / SSE_RUNNER_NPROC); undefined = from the pids limit. */
   modelNproc: number | undefined;
   runnerNproc: number | undefined;
@@ -30,6 +32,9 @@ export interface RuntimeConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Bounds of the agent's change beyond SSE_MAX_FILE_MB (docs/container-contract.md §2). */
+export const CHANGE_DEFAULTS = { totalMb: 1024, files: 20_000, patchMb: 256 } as const;
 
 function seconds(env: Env, name: string, fallback: number, integer: boolean): number {
   const raw = env[name];
@@ -103,6 +108,11 @@ export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
     pluginMinuteMs: seconds(env, "SSE_PLUGIN_MINUTE", 60, false),
     pluginSelection: pluginSelection(env.SSE_PLUGINS),
     maxFileBytes: megabytes(env, "SSE_MAX_FILE_MB", 100),
+    changeBounds: {
+      maxTotalBytes: megabytes(env, "SSE_MAX_CHANGE_MB", CHANGE_DEFAULTS.totalMb),
+      maxFiles: count(env, "SSE_MAX_CHANGE_FILES") ?? CHANGE_DEFAULTS.files,
+      maxPatchBytes: megabytes(env, "SSE_MAX_PATCH_MB", CHANGE_DEFAULTS.patchMb),
+    },
     modelNproc: count(env, "SSE_MODEL_NPROC"),
     runnerNproc: count(env, "SSE_RUNNER_NPROC"),
     debug: (env.SSE_DEBUG ?? "") !== "",

@@ -53,7 +53,8 @@ export function squash(g: GitEnv, source: string): string {
  * `git diff --binary` of the agent's tree against `base`, with a private index. Bounded in time:
  * the tree is the agent's (a huge sparse file would otherwise stall grading).
  */
-export async function capturePatch(g: GitEnv, gitDir: string, tree: string, base: string, index: string, timeoutMs: number): Promise<Uint8Array> {
+/** The patch, or null when it is over `maxBytes` (git is stopped there: the output is never held whole). */
+export async function capturePatch(g: GitEnv, gitDir: string, tree: string, base: string, index: string, timeoutMs: number, maxBytes = Infinity): Promise<Uint8Array | null> {
   // New objects go to a scratch store beside the index; the pristine repository is only read.
   const objects = `${index}.objects`;
   rmSync(index, { force: true });
@@ -69,38 +70,52 @@ export async function capturePatch(g: GitEnv, gitDir: string, tree: string, base
   // The private index starts as `base`: `add -A` then records the whole tree, so deletions show,
   // and a tracked file stays tracked even when the agent's .gitignore now matches it.
   const deadline = performance.now() + timeoutMs;
-  const step = async (args: string[]) => {
-    const r = await capture(["git", ...args], { cwd: tree, env: env(g, extra), timeoutMs: Math.max(1, deadline - performance.now()) });
+  const step = async (args: string[], maxOutput?: number) => {
+    const r = await capture(["git", ...args], { cwd: tree, env: env(g, extra), timeoutMs: Math.max(1, deadline - performance.now()), maxOutput });
+    if (r.overflow) return null;
     if (!r.ok) throw new Error(`git ${args[0]} failed${r.code === null ? " (time limit)" : ""}: ${(r.stderr || r.stdout).trim()}`);
     return r.bytes;
   };
   await step(["read-tree", base]);
   await step(["add", "-A", "--ignore-errors", "."]);
   // No rename detection: every file of the change is its own entry (grading sets some aside by path).
-  return step(["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", base]);
+  return step(["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", base], maxBytes);
+}
+
+export interface ChangeSize {
+  /** Files over the per-file limit. */
+  big: { path: string; bytes: number }[];
+  /** Files that are new or changed size, with their apparent sizes, largest first. */
+  changed: { path: string; bytes: number }[];
+  totalBytes: number;
 }
 
 /**
- * Files of the agent's change larger than `limit` bytes (not ignored; a file of the same size in
- * `pristine` was there before and does not count). Only lists and stats, never reads a file: a
- * 20 GB sparse file the agent left would otherwise be hashed as root until grading times out.
+ * The size of the agent's change before anything is hashed: each file not ignored (or tracked)
+ * that is new or changed size, by apparent size (a file of the same size in `pristine` was there
+ * before and does not count), and those over `limit` bytes. Only lists and stats, never reads a
+ * file: a 20 GB sparse file, or thousands of sparse files just under the limit, would otherwise be
+ * hashed as root until grading times out.
  */
-export async function oversizedFiles(g: GitEnv, gitDir: string, tree: string, pristine: string, index: string, limit: number, timeoutMs: number): Promise<{ path: string; bytes: number }[]> {
+export async function changeSize(g: GitEnv, gitDir: string, tree: string, pristine: string, index: string, limit: number, timeoutMs: number): Promise<ChangeSize> {
   rmSync(index, { force: true }); // an empty index: every file not ignored is listed, none hashed
   const r = await capture(["git", "ls-files", "-o", "--exclude-standard", "-z"], { cwd: tree, env: env(g, { GIT_DIR: gitDir, GIT_WORK_TREE: tree, GIT_INDEX_FILE: index }), timeoutMs });
   if (!r.ok) throw new Error(`git ls-files failed${r.code === null ? " (time limit)" : ""}: ${r.stderr.trim()}`);
   // Tracked files too: the agent's .gitignore may match a tracked file, which the patch still holds.
   const t = await capture(["git", "ls-tree", "-r", "-z", "--name-only", "HEAD"], { cwd: tree, env: env(g, { GIT_DIR: gitDir }), timeoutMs });
   if (!t.ok) throw new Error(`git ls-tree failed${t.code === null ? " (time limit)" : ""}: ${t.stderr.trim()}`);
-  const big: { path: string; bytes: number }[] = [];
+  const changed: { path: string; bytes: number }[] = [];
+  let totalBytes = 0;
   for (const path of new Set([...r.stdout.split("\0"), ...t.stdout.split("\0")])) {
     if (path === "") continue;
     const st = lstatOrNull(join(tree, path));
-    if (!st?.isFile() || st.size <= limit) continue;
+    if (!st?.isFile()) continue;
     if (lstatOrNull(join(pristine, path))?.size === st.size) continue;
-    big.push({ path, bytes: st.size });
+    changed.push({ path, bytes: st.size });
+    totalBytes += st.size;
   }
-  return big;
+  changed.sort((a, b) => b.bytes - a.bytes);
+  return { big: changed.filter((f) => f.bytes > limit), changed, totalBytes };
 }
 
 function lstatOrNull(path: string) {

@@ -166,13 +166,13 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   async function captureFinal(): Promise<Uint8Array | PatchResult> {
     const paths = workPaths(cfg.work);
     try {
-      const change = await captureChange({ prepared, tree: source, gitHome: paths.gitHome, stateDir: paths.state, indexName: "capture.index", maxFileBytes: cfg.maxFileBytes, timeoutMs: cfg.gradingTimeoutMs });
+      const change = await captureChange({ prepared, tree: source, gitHome: paths.gitHome, stateDir: paths.state, indexName: "capture.index", maxFileBytes: cfg.maxFileBytes, timeoutMs: cfg.gradingTimeoutMs, bounds: cfg.changeBounds });
       if ("tooLarge" in change) {
         // The agent's doing, like a patch that does not apply: a failure, not an ungraded run.
         const big = change.tooLarge;
         const list = big.map((f) => `${f.path} (${f.bytes} bytes)`).join("\n");
         log("WARN", "Change too large to grade", { files: big.map((f) => f.path).join(",") });
-        return failedByAgent("change_too_large", msg.fileTooLarge(cfg.maxFileBytes / 2 ** 20), list);
+        return failedByAgent("change_too_large", change.why, list);
       }
       record.finalPatch = change.patch;
       writeFileSync(join(cfg.results, "final.patch"), change.patch, { mode: 0o644 });

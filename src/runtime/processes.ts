@@ -109,7 +109,29 @@ export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Runnin
   return { pid: proc.pid, startedAt, done, stop };
 }
 
+const STDERR_KEPT = 1 << 20;
+
+/** A stream read up to `max` bytes; past that the rest is drained and dropped, once `onOverflow` is called. */
+async function readBounded(stream: ReadableStream<Uint8Array>, max: number, onOverflow: () => void): Promise<{ bytes: Uint8Array; overflow: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let overflow = false;
+  for await (const chunk of stream) {
+    if (overflow) continue;
+    if (size + chunk.length > max) {
+      overflow = true;
+      onOverflow();
+      continue;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { bytes: Buffer.concat(chunks), overflow };
+}
+
 export interface Captured {
+  /** Also set when the output went past `maxOutput`: the command was stopped there. */
+  overflow?: boolean;
   ok: boolean;
   /** null when the time limit stopped it */
   code: number | null;
@@ -123,7 +145,10 @@ export interface Captured {
  * SIGTERM is handled at once even during a long copy. Own group, registered for interrupts, both
  * pipes drained while it runs (a grandchild holding a pipe cannot stall the wait), bounded.
  */
-export async function capture(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array; timeoutMs?: number; user?: Account } = {}): Promise<Captured> {
+export async function capture(
+  argv: string[],
+  opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array; timeoutMs?: number; user?: Account; maxOutput?: number } = {},
+): Promise<Captured> {
   const cmd = stopping ? undefined : limitedCommand(opts.user, argv, opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" }, opts.cwd);
   if (!cmd) return { ok: false, code: 127, bytes: new Uint8Array(), stdout: "", stderr: stopping ? "stopping" : `${argv[0]}: command not found` };
   const proc = Bun.spawn(cmd.argv, {
@@ -143,15 +168,16 @@ export async function capture(argv: string[], opts: { cwd?: string; env?: Record
         signalGroup(proc.pid, "SIGKILL");
       }, opts.timeoutMs)
     : undefined;
-  const out = new Response(proc.stdout).arrayBuffer();
-  const err = new Response(proc.stderr).text();
+  // Output past the bound stops the command: what it writes is never held whole.
+  const out = readBounded(proc.stdout, opts.maxOutput ?? Infinity, () => signalGroup(proc.pid, "SIGKILL"));
+  const err = readBounded(proc.stderr, STDERR_KEPT, () => {});
   const code = await proc.exited;
   clearTimeout(timer);
   signalGroup(proc.pid, "SIGKILL");
   liveGroups.delete(proc.pid);
-  const bytes = new Uint8Array(await out);
-  const stderr = await err;
-  return { ok: code === 0 && !timedOut, code: timedOut ? null : code, bytes, stdout: new TextDecoder().decode(bytes), stderr };
+  const { bytes, overflow } = await out;
+  const stderr = new TextDecoder().decode((await err).bytes);
+  return { ok: code === 0 && !timedOut && !overflow, code: timedOut ? null : code, bytes, stdout: new TextDecoder().decode(bytes), stderr, overflow };
 }
 
 /** Reads the child's credentials; undefined when they are right or the child is already gone. */

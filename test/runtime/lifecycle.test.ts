@@ -82,7 +82,7 @@ describe("grading", () => {
   });
 
   test("capturing the change is bounded in time and never writes into the pristine repository", async () => {
-    dirs = newRun({ env: { SSE_GRADING_TIMEOUT: "1", SSE_MAX_FILE_MB: "100000" } });
+    dirs = newRun({ env: { SSE_GRADING_TIMEOUT: "1", SSE_MAX_FILE_MB: "100000", SSE_MAX_CHANGE_MB: "100000" } });
     await runEntrypoint(dirs, ["prepare"]);
     const objects = () => Bun.spawnSync(["sh", "-c", `find ${dirs!.work}/state/pristine/.git/objects -type f | sort`]).stdout.toString();
     const before = objects();

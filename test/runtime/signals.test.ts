@@ -68,7 +68,7 @@ test("SIGINT during grading: the checks done so far are kept, exit 130", async (
 });
 
 test("SIGTERM while a long patch capture runs is handled at once (nothing blocks the event loop)", async () => {
-  dirs = newRun({ env: { SSE_MAX_FILE_MB: "1000000" } }); // let git hash the huge file
+  dirs = newRun({ env: { SSE_MAX_FILE_MB: "1000000", SSE_MAX_CHANGE_MB: "1000000" } }); // let git hash the huge file
   let signalled = 0;
   const r = await runEntrypoint(dirs, shAgent("truncate -s 64G huge.bin"), {
     onStart: (proc) =>

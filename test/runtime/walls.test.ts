@@ -130,3 +130,25 @@ describe("the grader keeps working whatever the agent's code does", () => {
     expect(blocks).toBeLessThan(64); // 64 MiB dense would be 131072 blocks of 512 bytes
   });
 });
+
+describe("the change is bounded before it is hashed or held", () => {
+  test("thousands of sparse files just under the per-file limit: failed at once (change_too_large), never hashed", async () => {
+    dirs = newRun();
+    const r = await runEntrypoint(dirs, shAgent(`perl -e 'for (1..2000) { open my $f, ">", "s$_.bin" or die; truncate $f, 99 * 2**20; close $f }'`));
+    expect(gradeOf(r)).toMatchObject({ status: "failed", error_type: "change_too_large", error_msg: "Patch too large: the change's new or resized files add up to over 1024 MB", checks: [] });
+    expect(gradeOf(r).error_log.split("\n")[0]).toMatch(/^s\d+\.bin \(103809024 bytes\)$/);
+  });
+
+  test("an incompressible change whose patch is over SSE_MAX_PATCH_MB: git is stopped, the grade is failed", async () => {
+    dirs = newRun({ env: { SSE_MAX_PATCH_MB: "8" } });
+    const r = await runEntrypoint(dirs, shAgent("for i in 1 2 3 4; do head -c 4M /dev/urandom > r$i.bin; done"));
+    expect(gradeOf(r)).toMatchObject({ status: "failed", error_type: "change_too_large", error_msg: "Patch too large: the patch is over 8 MB" });
+    expect(() => readFileSync(join(dirs!.results, "final.patch"))).toThrow();
+  });
+
+  test("more new files than SSE_MAX_CHANGE_FILES: failed (change_too_large)", async () => {
+    dirs = newRun({ env: { SSE_MAX_CHANGE_FILES: "100" } });
+    const r = await runEntrypoint(dirs, shAgent(`perl -e 'for (1..500) { open my $f, ">", "n$_.txt" or die; print $f "$_\\n" }'`));
+    expect(gradeOf(r)).toMatchObject({ status: "failed", error_type: "change_too_large", error_msg: "Patch too large: the change has over 100 new or resized files" });
+  });
+});
