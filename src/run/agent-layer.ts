@@ -27,9 +27,11 @@ const LAYOUT = "2";
 const SCRATCH_PATH = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 /**
  * Variables an agent layer may not set besides SSE_* and the tool layer's own: they steer the
- * dynamic loader, libc or Bun of the root entrypoint, git, or what every child inherits.
+ * dynamic loader, libc or Bun of the root entrypoint, the init (tini), git, a shell's start-up, or
+ * what every child inherits.
  */
-const RESERVED = /^(LD_|BUN_|NODE_|GLIBC_|MALLOC_|GIT_|LC_)|^(GCONV_PATH|LOCPATH|NLSPATH|HOSTALIASES|RES_OPTIONS|LOCALDOMAIN|TZDIR|TMPDIR|PATH|LANG|LANGUAGE|TZ|TERM|TIMEOUT|HOME|USER|LOGNAME|SHELL)$/;
+const RESERVED =
+  /^(LD_|BUN_|NODE_|GLIBC_|MALLOC_|GIT_|LC_|TINI_)|^(GCONV_PATH|LOCPATH|NLSPATH|HOSTALIASES|RES_OPTIONS|LOCALDOMAIN|TZDIR|TMPDIR|PATH|LANG|LANGUAGE|TZ|TERM|TIMEOUT|HOME|USER|LOGNAME|SHELL|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|IFS|PS4)$/;
 
 export interface ImageConfig {
   Entrypoint?: string[] | null;

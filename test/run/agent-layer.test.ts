@@ -80,6 +80,9 @@ describe("agent files image config", () => {
     expect(check({ Cmd: ["x"], Env: ["PATH=/opt/agent/bin:/usr/bin"] })).toBe(`${where}: agent 'evil' may not use ENV PATH (${env})`);
     expect(check({ Cmd: ["x"], Env: ["LD_PRELOAD=/opt/agent/x.so"] })).toBe(`${where}: agent 'evil' may not use ENV LD_PRELOAD (${env})`);
     expect(check({ Cmd: ["x"], Env: ["BUN_OPTIONS=--preload x"] })).toContain("may not use ENV BUN_OPTIONS");
+    for (const name of ["BASH_ENV", "TINI_SUBREAPER", "GIT_EXEC_PATH", "LC_ALL", "GLIBC_TUNABLES"]) {
+      expect(check({ Cmd: ["x"], Env: [`${name}=x`] })).toBe(`${where}: agent 'evil' may not use ENV ${name} (${env})`);
+    }
     expect(check({ Env: [] })).toBe("agents/evil/Dockerfile: agent 'evil' sets no CMD (the agent's command)");
   });
 
