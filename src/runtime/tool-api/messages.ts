@@ -23,6 +23,7 @@ export const toolMsg = {
   // our own failures before any check: the same verdicts final grading gives
   notApplied: () => "Your change could not be applied to a clean copy of the project, so no check ran (final grading would fail it the same way).",
   tooLarge: (mb: number) => `Your change has files over ${mb} MB; final grading fails such a change without running any check.`,
+  agentResources: () => "Your code left processes that could not be stopped; final grading fails such a change.",
   checksHeader: () => "Checks:",
   checkLine: (name: string, state: "passed" | "failed" | "not run", detail: string) =>
     `- ${name}: ${state === "failed" ? "FAILED" : state}${detail ? ` (${detail})` : ""}`,

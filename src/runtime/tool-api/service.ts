@@ -8,7 +8,7 @@ import { mkdirSync, openSync, readSync, closeSync, fstatSync, rmSync, writeFileS
 import { join } from "node:path";
 import type { CheckRecord } from "../../formats/result.ts";
 import { type Change, captureChange } from "../change.ts";
-import { ApplyFailed, Checks, ChecksAborted, type ScriptRun, type Tree } from "../checks.ts";
+import { AgentResources, ApplyFailed, Checks, ChecksAborted, type ScriptRun, type Tree } from "../checks.ts";
 import { log } from "../log.ts";
 import type { Prepared } from "../prepare.ts";
 import type { TaskConfig } from "../task.ts";
@@ -220,6 +220,7 @@ export class ToolService {
   private failure(e: unknown, checks: Checks): CallResult {
     if (e instanceof ChecksAborted) return { outcome: "aborted", checks: labels(checks.records) };
     if (e instanceof ApplyFailed) return { outcome: "failed", checks: [] };
+    if (e instanceof AgentResources) return { outcome: "failed", checks: labels(checks.records) };
     log("ERROR", "Tool API check failed", { err: e instanceof Error ? e.message : String(e) });
     return { outcome: "infra", checks: labels(checks.records) };
   }
@@ -300,6 +301,7 @@ function timeNote(run: ScriptRun, limitMs: number): string {
 function failureText(e: unknown): string {
   if (e instanceof ApplyFailed) return `${toolMsg.failed(toolMsg.notApplied())}\n\n${toolMsg.fullLog("git apply", e.message)}`;
   if (e instanceof ChecksAborted) return toolMsg.phaseEnded();
+  if (e instanceof AgentResources) return `${toolMsg.failed(toolMsg.agentResources())}\n\n${e.message}`;
   if (e instanceof BrokenEnvironment) return `${toolMsg.internal()}\n\n${e.message}`;
   return toolMsg.internal();
 }
