@@ -42,7 +42,12 @@ export function ensureUsers(): void {
     const m = /^ssebench-[mr](\d+)$/.exec(name);
     return m !== null && (Number(m[1]) === process.pid || !existsSync(`/proc/${m[1]}`));
   };
-  for (const name of namesIn("/etc/passwd").filter(stale)) Bun.spawnSync(["userdel", "-r", name], { stderr: "ignore" });
+  for (const name of namesIn("/etc/passwd").filter(stale)) {
+    // A test process killed mid-run (a timeout, ^C) leaves its agent's code running, maybe a fork
+    // loop: end it, or it eats the machine and userdel refuses a user with processes.
+    killAllOf(name);
+    Bun.spawnSync(["userdel", "-r", name], { stderr: "ignore" });
+  }
   for (const name of namesIn("/etc/group").filter(stale)) Bun.spawnSync(["groupdel", name], { stderr: "ignore" });
   // -l: no lastlog/faillog record (those files are indexed by uid: a high uid makes them huge).
   sh(["groupadd", "-g", String(testUids.model), users.model]);
@@ -52,10 +57,19 @@ export function ensureUsers(): void {
   created = true;
 }
 
+/** Sends KILL to every process of a test user until none is left (bounded). */
+function killAllOf(name: string): void {
+  for (let i = 0; i < 20; i++) {
+    if (Bun.spawnSync(["pkill", "-KILL", "-u", name]).exitCode !== 0) return; // 1: no process matched
+    Bun.sleepSync(50);
+  }
+}
+
 /** Removes this process's users (afterAll of each file; bun test runs no exit handlers). */
 export function dropUsers(): void {
   if (!created) return;
   for (const name of [users.model, users.runner]) {
+    killAllOf(name);
     Bun.spawnSync(["userdel", "-r", name], { stderr: "ignore" });
     Bun.spawnSync(["groupdel", name], { stderr: "ignore" }); // when USERGROUPS_ENAB did not take it
   }
