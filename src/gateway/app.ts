@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import type { Wire } from "../formats/model-types.ts";
 import { stripHostedTools } from "./hosted-tools.ts";
 import type { RunKey } from "./keys.ts";
-import type { LedgerEntry } from "./ledger.ts";
+import type { Caller, LedgerEntry } from "./ledger.ts";
 import { msg } from "./messages.ts";
 import { providerError } from "./provider-errors.ts";
 import { costOf, noUsage, StreamMeter, type Usage, usageOfBody } from "./usage.ts";
@@ -51,6 +51,8 @@ function upstreamRequest(run: RunKey, route: Route, incoming: Request, body: Jso
 
 interface Call {
   run: RunKey;
+  caller: Caller;
+  plugin: string | null;
   route: Route;
   path: string;
   stream: boolean;
@@ -66,13 +68,20 @@ function record(call: Call, status: number, usage: Usage, extra: { firstByte?: n
   const cost = status >= 200 && status < 300 ? costOf(usage, run.model.config.price) : 0;
   const t = run.totals;
   t.calls++;
-  if (status >= 200 && status < 300 && !(extra.aborted && extra.firstByte === undefined)) t.answered++;
+  const plugin = call.caller === "plugin";
+  if (!plugin && status >= 200 && status < 300 && !(extra.aborted && extra.firstByte === undefined)) t.answered++;
   t.spend = Math.round((t.spend + cost) * 1e10) / 1e10;
+  if (plugin) {
+    t.plugin_calls++;
+    t.plugin_spend = Math.round((t.plugin_spend + cost) * 1e10) / 1e10;
+  }
   for (const k of ["input", "output", "cache_read", "cache_write"] as const) t.tokens[k] += usage[k];
   const entry: LedgerEntry = {
     seq: ++run.seq,
     time: call.time,
     run: run.runId,
+    caller: call.caller,
+    plugin: call.plugin,
     model: run.model.config.name,
     wire: call.route,
     path: call.path,
@@ -135,13 +144,19 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   return Buffer.concat(chunks);
 }
 
-async function handle(lookup: KeyLookup, route: Route, incoming: Request): Promise<Response> {
+/** A plugin's name as it gave it (`x-ssebench-plugin`), kept only when it is a plugin name. */
+function pluginName(headers: Headers): string | null {
+  const name = headers.get("x-ssebench-plugin") ?? "";
+  return /^[a-z0-9][a-z0-9_-]{0,63}$/.test(name) ? name : null;
+}
+
+async function handle(lookup: KeyLookup, caller: Caller, route: Route, incoming: Request): Promise<Response> {
   const sent = clientKey(incoming.headers);
   if (!sent) return providerError(route, 401, msg.noKey());
   const run = lookup(sent);
   if (!run) return providerError(route, 401, msg.unknownKey());
   const raw = new Uint8Array(await incoming.arrayBuffer());
-  const call: Call = { run, route, path: new URL(incoming.url).pathname, stream: false, started: performance.now(), time: new Date().toISOString(), stripped: [], request: raw };
+  const call: Call = { run, caller, plugin: caller === "plugin" ? pluginName(incoming.headers) : null, route, path: new URL(incoming.url).pathname, stream: false, started: performance.now(), time: new Date().toISOString(), stripped: [], request: raw };
   /** A refusal of the run's call: logged and counted, its body not kept (it costs nothing, so it could fill the disk for free). */
   const refuse = (status: number, message: string, code?: string) => {
     call.request = undefined;
@@ -210,13 +225,17 @@ function models(lookup: KeyLookup, incoming: Request, id?: string): Response {
   return id === name ? Response.json(entry) : providerError("models", 404, msg.otherModel(id, name));
 }
 
-export function createGatewayApp(lookup: KeyLookup): Hono {
+/**
+ * `caller` marks every call of this app in the ledger: the run's plugin socket gets its own app
+ * (`plugin`), so the marking depends on which socket a call came through, never on what it says.
+ */
+export function createGatewayApp(lookup: KeyLookup, caller: Caller = "agent"): Hono {
   const app = new Hono();
   for (const prefix of ["/v1", ""]) {
-    app.post(`${prefix}/messages/count_tokens`, (c) => handle(lookup, "count_tokens", c.req.raw));
-    app.post(`${prefix}/messages`, (c) => handle(lookup, "anthropic", c.req.raw));
-    app.post(`${prefix}/chat/completions`, (c) => handle(lookup, "chat", c.req.raw));
-    app.post(`${prefix}/responses`, (c) => handle(lookup, "responses", c.req.raw));
+    app.post(`${prefix}/messages/count_tokens`, (c) => handle(lookup, caller, "count_tokens", c.req.raw));
+    app.post(`${prefix}/messages`, (c) => handle(lookup, caller, "anthropic", c.req.raw));
+    app.post(`${prefix}/chat/completions`, (c) => handle(lookup, caller, "chat", c.req.raw));
+    app.post(`${prefix}/responses`, (c) => handle(lookup, caller, "responses", c.req.raw));
     app.get(`${prefix}/models`, (c) => models(lookup, c.req.raw));
     app.get(`${prefix}/models/:id`, (c) => models(lookup, c.req.raw, c.req.param("id")));
   }

@@ -22,8 +22,11 @@ export interface RunTotals {
   /** USD */
   spend: number;
   calls: number;
-  /** calls the upstream answered with a 2xx status */
+  /** the agent's calls the upstream answered with a 2xx status (plugins' not counted) */
   answered: number;
+  /** of `calls` and `spend`: those on the plugin socket (grading-phase plugins) */
+  plugin_calls: number;
+  plugin_spend: number;
   tokens: Usage;
 }
 
@@ -42,7 +45,7 @@ export class KeyRing {
 
   issue(runId: string, model: ServedModel, budget = DEFAULT_BUDGET_USD, ledger?: Ledger): RunKey {
     const key = `sk-ssebench-${randomBytes(32).toString("base64url")}`;
-    const entry: RunKey = { key, runId, model, budget, ledger, seq: 0, totals: { spend: 0, calls: 0, answered: 0, tokens: noUsage() } };
+    const entry: RunKey = { key, runId, model, budget, ledger, seq: 0, totals: { spend: 0, calls: 0, answered: 0, plugin_calls: 0, plugin_spend: 0, tokens: noUsage() } };
     this.keys.set(key, entry);
     return entry;
   }

@@ -11,6 +11,8 @@ import { gzip } from "node:zlib";
 import type { Wire } from "../formats/model-types.ts";
 import type { Usage } from "./usage.ts";
 
+export type Caller = "agent" | "plugin";
+
 export const LEDGER_FILE = "model-calls.jsonl";
 export const TRANSCRIPT_DIR = "model-calls";
 /** Bodies kept per run (before compression): an agent must not fill the host's disk with requests. */
@@ -21,6 +23,10 @@ export interface LedgerEntry {
   /** UTC ISO time the call arrived */
   time: string;
   run: string;
+  /** `plugin` for calls on the run's plugin socket, which only root in the container reaches */
+  caller: Caller;
+  /** the plugin's name (`x-ssebench-plugin`), for plugin calls only */
+  plugin: string | null;
   model: string;
   wire: Wire | "count_tokens" | "models";
   path: string;

@@ -31,20 +31,30 @@ export class Gateway {
     return this.keys.issue(runId, model, budget, ledgerDir ? new Ledger(ledgerDir) : undefined);
   }
 
-  /** Serves one run on a Unix socket that answers its key only. */
-  serveRun(run: RunKey, socketPath: string): RunAccess {
-    rmSync(socketPath, { force: true });
-    const app = createGatewayApp((key) => (key === run.key ? this.keys.get(key) : undefined));
-    // bun-types list idleTimeout for TCP servers only; Bun applies it to Unix sockets too (tested).
-    const server = Bun.serve({ unix: socketPath, idleTimeout: 0, fetch: app.fetch } as unknown as Parameters<typeof Bun.serve>[0]);
-    // The forwarder in the container runs as root; the agent reaches the gateway through it.
-    chmodSync(socketPath, 0o666);
+  /**
+   * Serves one run on a Unix socket that answers its key only, and, with `pluginSocketPath`, on a
+   * second one whose calls the ledger marks as plugin calls (the entrypoint sends grading-phase
+   * calls there, once every process of the agent's user is gone).
+   */
+  serveRun(run: RunKey, socketPath: string, pluginSocketPath?: string): RunAccess {
+    const lookup = (key: string) => (key === run.key ? this.keys.get(key) : undefined);
+    const sockets: [string, "agent" | "plugin"][] = [[socketPath, "agent"]];
+    if (pluginSocketPath) sockets.push([pluginSocketPath, "plugin"]);
+    const servers = sockets.map(([path, caller]) => {
+      rmSync(path, { force: true });
+      const app = createGatewayApp(lookup, caller);
+      // bun-types list idleTimeout for TCP servers only; Bun applies it to Unix sockets too (tested).
+      const server = Bun.serve({ unix: path, idleTimeout: 0, fetch: app.fetch } as unknown as Parameters<typeof Bun.serve>[0]);
+      // The forwarder in the container runs as root; the agent reaches the gateway through it.
+      chmodSync(path, 0o666);
+      return server;
+    });
     return {
       run,
       close: async () => {
         this.keys.revoke(run.key);
-        await server.stop(true);
-        rmSync(socketPath, { force: true });
+        await Promise.all(servers.map((s) => s.stop(true)));
+        for (const [path] of sockets) rmSync(path, { force: true });
         await run.ledger?.flush();
         return run.totals;
       },

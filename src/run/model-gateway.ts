@@ -2,7 +2,8 @@
  * The gateway side of a run (docs/gateway.md): `ssebench run` serves its run's model in its own
  * process on a Unix socket in a fresh 0700 folder, with the run's key in a 0600 file beside it; the
  * folder is mounted read-only at /run/ssebench, where the entrypoint (root) reads the key and
- * forwards 127.0.0.1:4000 to the socket. Calls go to <run dir>/model-calls.jsonl.
+ * forwards 127.0.0.1:4000 to the socket (to the plugin socket beside it from grading on, so
+ * grading-phase plugins' calls are marked as theirs). Calls go to <run dir>/model-calls.jsonl.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +11,7 @@ import { join } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
 import type { RunTotals } from "../gateway/keys.ts";
 import type { LoadedModel } from "../gateway/models.ts";
-import { MODEL_KEY_FILE, MODEL_SOCKET } from "../runtime/model-access.ts";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../runtime/model-access.ts";
 import { msg } from "./messages.ts";
 
 export interface RunGateway {
@@ -31,7 +32,7 @@ export async function openRunGateway(model: LoadedModel, runId: string, runDir: 
   try {
     dir = mkdtempSync(base);
     chmodSync(dir, 0o700);
-    access = gateway.serveRun(run, join(dir, MODEL_SOCKET));
+    access = gateway.serveRun(run, join(dir, MODEL_SOCKET), join(dir, MODEL_PLUGIN_SOCKET));
     writeFileSync(join(dir, MODEL_KEY_FILE), `${run.key}\n`, { mode: 0o600 });
   } catch (cause) {
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ import { grade } from "./grading.ts";
 import { clearLeftovers, lockDown, type Owner, returnArchive } from "./lockdown.ts";
 import { configureLog, log } from "./log.ts";
 import { msg } from "./messages.ts";
-import { openModelAccess } from "./model-access.ts";
+import { modelForwarding, openModelAccess, routeLaterCallsToPlugins } from "./model-access.ts";
 import { loadPlugins } from "./plugin-config.ts";
 import { PluginRunner } from "./plugin-runner.ts";
 import { type Prepared, prepare, workPaths } from "./prepare.ts";
@@ -158,6 +158,12 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   record.graded = true;
   record.writeResult();
   await record.gate(plugins.awaitOn("on-grading", false));
+  // The agent's code ran as the runner in grading: once neither user has a process, only root's
+  // after-grading plugins can call the model, and the ledger marks their calls (docs/gateway.md).
+  if (survivors.length === 0 && modelForwarding()) {
+    const left = [...(await record.gate(killUserProcesses(runner))), ...(await record.gate(killUserProcesses(model)))];
+    if (left.length === 0) routeLaterCallsToPlugins(env);
+  }
   await record.gate(plugins.runBlocking("after-grading"));
   record.finish();
   return status;

@@ -14,6 +14,8 @@ import { msg } from "./messages.ts";
 
 export const MODEL_DIR = "/run/ssebench";
 export const MODEL_SOCKET = "model.sock";
+/** The gateway's socket whose calls its ledger marks as plugin calls (docs/gateway.md). */
+export const MODEL_PLUGIN_SOCKET = "plugin.sock";
 export const MODEL_KEY_FILE = "api-key";
 export const FORWARD_PORT = 4000;
 
@@ -53,7 +55,10 @@ interface Link {
   closed: boolean;
 }
 
-function forward(socketPath: string, port: number) {
+/** Where new connections go: the agent's socket, then (after grading) the plugin socket. */
+const target = { path: "" };
+
+function forward(port: number) {
   return Bun.listen<Link>({
     hostname: "127.0.0.1",
     port,
@@ -62,7 +67,7 @@ function forward(socketPath: string, port: number) {
         const link: Link = { up: undefined, closed: false, toUp: new Outbox(() => link.up), toClient: new Outbox(() => client) };
         client.data = link;
         Bun.connect<undefined>({
-          unix: socketPath,
+          unix: target.path,
           socket: {
             open(up) {
               if (link.closed) return void up.end();
@@ -104,9 +109,27 @@ export function openModelAccess(env: Env): Record<string, string> {
   const port = env.SSE_MODEL_PORT ? Number(env.SSE_MODEL_PORT) : FORWARD_PORT;
   let listener: ReturnType<typeof forward>;
   try {
-    listener = forward(socketPath, port);
+    target.path = socketPath;
+    listener = forward(port);
   } catch (e) {
     throw new UserError(msg.modelPortBusy(port, e instanceof Error ? e.message : String(e)));
   }
   return { SSE_BASE_URL: `http://127.0.0.1:${listener.port}`, SSE_API_KEY: key };
+}
+
+/** Whether the forwarder to the run's model is up. */
+export const modelForwarding = (): boolean => target.path !== "";
+
+/**
+ * From now on, new connections go to the gateway's plugin socket (when it has one), so the
+ * ledger marks their calls as plugin calls. Called before the after-grading plugins, once no
+ * process of the agent's user or the runner (which ran the agent's code in grading) is left:
+ * only root's plugins run then. Connections already open keep their socket.
+ */
+export function routeLaterCallsToPlugins(env: Env): boolean {
+  if (!target.path) return false;
+  const plugins = join(env.SSE_MODEL_DIR || MODEL_DIR, MODEL_PLUGIN_SOCKET);
+  if (!existsSync(plugins)) return false;
+  target.path = plugins;
+  return true;
 }

@@ -11,7 +11,7 @@ import type { Wire } from "../../src/formats/model-types.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { Gateway } from "../../src/gateway/server.ts";
 import { costOf } from "../../src/gateway/usage.ts";
-import { MODEL_KEY_FILE, MODEL_SOCKET } from "../../src/runtime/model-access.ts";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../src/runtime/model-access.ts";
 import { oracleMsg } from "../../src/runtime/oracle/messages.ts";
 import { repoRoot } from "../helpers/cli.ts";
 import { PRICE, SCRIPT, scriptedConfig, scriptedModel, USAGE } from "../gateway/support.ts";
@@ -38,7 +38,7 @@ function serveModel(dirs: RunDirs, opts: { budget?: number; wires?: Wire[] } = {
   mkdirSync(ledgerDir);
   const gateway = new Gateway();
   const run = gateway.issue("rt", scriptedModel({ ...SCRIPT, no_tools: ANSWER }, undefined, scriptedConfig("scripted-test", opts.wires)), opts.budget ?? 10, ledgerDir);
-  const access = gateway.serveRun(run, join(modelDir, MODEL_SOCKET));
+  const access = gateway.serveRun(run, join(modelDir, MODEL_SOCKET), join(modelDir, MODEL_PLUGIN_SOCKET));
   writeFileSync(join(modelDir, MODEL_KEY_FILE), `${run.key}\n`, { mode: 0o600 });
   Object.assign(dirs.env, { SSE_MODEL_DIR: modelDir, SSE_MODEL_PORT: "0", SSE_MODEL_NAME: "scripted-test" });
   const ledger = () =>
@@ -88,10 +88,43 @@ describe("oracle plugin", () => {
       expect(dialog[2]).toMatchObject({ role: "assistant", content: ANSWER });
       expect(dialog[3]).toMatchObject({ status: "success", turns: 1 });
       const calls = ledger();
-      expect(calls.map((c) => [c.wire, c.status])).toEqual([["chat", 200]]);
+      expect(calls.map((c) => [c.wire, c.status, c.caller, c.plugin])).toEqual([["chat", 200, "plugin", "oracle"]]);
+      expect(totals).toMatchObject({ calls: 1, answered: 0, plugin_calls: 1, plugin_spend: totals.spend });
       expect(totals.spend).toBe(calls[0]?.cost as number);
       expect(totals.spend).toBeCloseTo(review.cost, 10);
       expect(review.cost).toBeGreaterThan(0);
+    } finally {
+      dirs.cleanup();
+    }
+  });
+
+  test("an agent's call naming a plugin is still the agent's in the ledger; the oracle's call is the plugin's", async () => {
+    const dirs = oracleRun();
+    const { access, ledger } = serveModel(dirs, { wires: ["chat"] });
+    // bash alone: HTTP/1.1 over /dev/tcp to SSE_BASE_URL, with the header the oracle sends.
+    const agent = [
+      "--",
+      "/bin/bash",
+      "-c",
+      [
+        'hp="${SSE_BASE_URL#http://}"',
+        `body='{"model":"scripted-test","messages":[{"role":"user","content":"hi"}]}'`,
+        'exec 3<>"/dev/tcp/${hp%%:*}/${hp##*:}"',
+        'printf "POST /v1/chat/completions HTTP/1.1\\r\\nHost: x\\r\\nAuthorization: Bearer %s\\r\\nx-ssebench-plugin: oracle\\r\\nContent-Type: application/json\\r\\nContent-Length: %d\\r\\nConnection: close\\r\\n\\r\\n%s" "$SSE_API_KEY" "${#body}" "$body" >&3',
+        'cat <&3 > /dev/null',
+        "echo '# reviewed' >> calc.sh",
+      ].join("; "),
+    ];
+    try {
+      const r = await runEntrypoint(dirs, agent);
+      const totals = await access.close();
+      expect(r.exitCode).toBe(0);
+      expect(r.pluginResults?.[0]?.status).toBe("ok");
+      expect(ledger().map((c) => [c.caller, c.plugin, c.status])).toEqual([
+        ["agent", null, 200],
+        ["plugin", "oracle", 200],
+      ]);
+      expect(totals).toMatchObject({ calls: 2, answered: 1, plugin_calls: 1 });
     } finally {
       dirs.cleanup();
     }
@@ -127,7 +160,7 @@ describe("oracle plugin", () => {
       expect(review.error).toStartWith("The model answered 400: ");
       expect(review.error).toContain("budget");
       expect(readFileSync(join(dirs.archive, "plugins/oracle.log"), "utf8")).toContain(oracleMsg.failed(review.error));
-      expect(ledger().map((c) => [c.wire, c.status, c.cost])).toEqual([["anthropic", 400, 0]]);
+      expect(ledger().map((c) => [c.wire, c.status, c.cost, c.caller])).toEqual([["anthropic", 400, 0, "plugin"]]);
       expect(totals.spend).toBe(0);
     } finally {
       dirs.cleanup();
