@@ -23,7 +23,7 @@ import { judgeResult, readContainerResult, readPluginResults, recordRun, summary
 import { type ExtractedPatch, extractReferencePatch } from "./reference-patch.ts";
 import { diskUse } from "./safe-read.ts";
 import type { Reporter } from "./reporter.ts";
-import { createRunDir, NO_MODEL, newRunId, type RunDir } from "./results.ts";
+import { createRunDir, newRunId, type RunDir } from "./results.ts";
 import { pickRunUids } from "./run-uids.ts";
 import { agentFilesSpec, agentLayerInputs, agentLayerSpec, checkAgentImage, checkAgentSource, imageConfigs } from "./agent-layer.ts";
 import { agentFilesTag, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
@@ -180,7 +180,7 @@ function containerSpec(
     SSE_GRADING_TIMEOUT: String(opts.timeout),
     ...pickRunUids(),
   };
-  if (plan.model !== NO_MODEL) env.SSE_MODEL_NAME = plan.model;
+  if (plan.served) env.SSE_MODEL_NAME = plan.served.config.name;
   if (plan.plugins.env !== undefined) env.SSE_PLUGINS = plan.plugins.env;
   if (hostEnv.SSEBENCH_DEBUG) env.SSE_DEBUG = "1";
   const labels: Record<string, string> = {
@@ -276,7 +276,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     state,
     memory: opts.resources.memory,
     error: reporter.error,
-    answeredCalls: plan.served ? (modelTotals?.answered ?? 0) : undefined,
+    answeredCalls: plan.served && plan.agent.usesModel ? (modelTotals?.answered ?? 0) : undefined,
   });
   const container: ContainerRecord = {
     image: images.agentId,

@@ -19,6 +19,8 @@ export interface PluginSelection {
   selected: string[];
   /** SSE_PLUGINS for the container: only when --plugin was given */
   env: string | undefined;
+  /** the selected plugins that call the run's model (`llm: true`) */
+  llm: string[];
 }
 
 const ENTRYPOINT_PREFIX = /^ssebench-entrypoint: invalid plugin configuration: /;
@@ -43,5 +45,5 @@ export function selectPlugins(pluginsDir: string, entries: PluginEntry[], reques
     if (!existsSync(runSh) || !statSync(runSh).isFile()) throw new UserError(msg.pluginNoRunSh(name, join(pluginsDir, name)));
   }
   const names = selected.map((p) => p.name);
-  return { selected: names, env: requested === undefined ? undefined : names.join(",") };
+  return { selected: names, env: requested === undefined ? undefined : names.join(","), llm: selected.filter((p) => p.llm).map((p) => p.name) };
 }

@@ -21,7 +21,7 @@ export interface RunPlan {
   agent: Agent;
   /** the folder name under results/<task>/ and SSE_MODEL_NAME */
   model: string;
-  /** the model the gateway serves to the run (agents that make model calls only) */
+  /** the model the gateway serves to the run (agents that make model calls, or llm: true plugins) */
   served: LoadedModel | undefined;
   task: ResolvedTask;
   plugins: PluginSelection;
@@ -49,7 +49,6 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
   // 1. model
   const usesModel = await agentUsesModel(home.agentsDir, opts.agent);
   if (usesModel && !opts.model) throw new UserError(msg.modelRequired(opts.agent));
-  if (!usesModel && opts.model && opts.model !== NO_MODEL) warn(msg.modelIgnored(opts.agent, opts.model));
   // 3. egress (the setting's syntax was checked with the options)
   if (opts.egress === "open") throw new UserError(msg.egressOpen());
   // 6. plugins and sidecar
@@ -57,6 +56,9 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
   if (opts.mode === "sidecar") throw new UserError(msg.sidecarUnsupported());
   // 7. plugins.yaml
   const plugins = selectPlugins(home.pluginsDir, await loadPlugins(home.pluginsDir, cacheDir(env, "parse")), opts.plugins);
+  // A model for an agent that makes no calls still serves its llm: true plugins (the oracle).
+  const forPlugins = !usesModel && plugins.llm.length > 0 && !!opts.model && opts.model !== NO_MODEL;
+  if (!usesModel && !forPlugins && opts.model && opts.model !== NO_MODEL) warn(msg.modelIgnored(opts.agent, opts.model));
   // 8. task
   // Not catalog/client's registryFromEnv: a --local run must not load the catalog client.
   const registry = normaliseRegistry(env.SSEBENCH_REGISTRY?.trim() || DEFAULT_REGISTRY);
@@ -78,6 +80,9 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
     served = await loadModel(home.root, model, env);
     const common = agent.wires.filter((w) => (served as LoadedModel).config.wires.includes(w as never));
     if (common.length === 0) throw new UserError(msg.wireMismatch(agent.name, agent.wires, model, served.config.wires));
+  } else if (forPlugins) {
+    // Filed under model 'none': the agent's result does not depend on it.
+    served = await loadModel(home.root, opts.model as string, env);
   }
   // 12. emulation
   const platform = choosePlatform(task.arch);

@@ -52,6 +52,12 @@ describe("ssebench run --model", () => {
     expect(r.stderr).not.toContain("OPENAI_API_KEY");
   });
 
+  test("--model with an llm: true plugin: served for the plugin even to an agent that makes no calls", async () => {
+    const file = join(home.path, "models", "gpt-5.yaml");
+    const r = await run(["--agent", "dummy", "--model", "gpt-5", "--plugin", "oracle"]);
+    expect([r.exitCode, r.stderr]).toEqual([1, `${gatewayMsg.keyMissing(file, "gpt-5", "OPENAI_API_KEY")}\n`]);
+  });
+
   test("--budget must be a positive number of dollars", async () => {
     for (const bad of ["0", "-1", "ten", "1e3"]) {
       const r = await run(["--agent", "caller", "--model", "scripted", "--budget", bad]);
