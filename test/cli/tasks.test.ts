@@ -21,6 +21,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
+const PUBLIC = "ghcr.io/42-b3yond-6ug/ssebench";
 const STALE_WARNING =
   "The images lock pins task zeta-1 to an image built from other files than the manifest lists; pulling the image by tag instead\n";
 
@@ -71,12 +72,30 @@ describe("ssebench tasks list", () => {
   });
 
   test("--catalog URL reads the service and pins like the local lock does", async () => {
-    const viaService = await ssebench(["tasks", "list", "--json", "--catalog", service.url]);
-    const local = await ssebench(["tasks", "list", "--json", "--catalog", dir]);
-    expect(viaService.exitCode).toBe(0);
-    expect(viaService.stdout).toBe(local.stdout);
-    const served = (await (await fetch(`${service.url}/tasks`)).json()) as unknown;
-    expect(JSON.parse(viaService.stdout)).toEqual(served);
+    // Each side against literal values (not one against the other: the same code serves both).
+    const expected = [
+      ["Alpha-2", "alpha", `${PUBLIC}/case/demo/alpha-2@${digestOf(1)}`],
+      ["mid-3", "mid", `${PUBLIC}/case/demo/mid-3:demo-v1`],
+      ["zeta-1", "zeta <&>\u2028x", `${PUBLIC}/case/demo/zeta-1:demo-v1`], // stale lock entry: by tag
+    ];
+    const rows = (tasks: Record<string, unknown>[]) => tasks.map((t) => [t.id, t.project, t.image]);
+    for (const catalog of [service.url, dir]) {
+      const r = await ssebench(["tasks", "list", "--json", "--catalog", catalog]);
+      expect(r.exitCode).toBe(0);
+      expect(rows(JSON.parse(r.stdout))).toEqual(expected);
+    }
+    const served = (await (await fetch(`${service.url}/tasks`)).json()) as Record<string, unknown>[];
+    expect(rows(served)).toEqual(expected);
+    expect(served[0]).toEqual({
+      id: "Alpha-2",
+      language: "go",
+      project: "alpha",
+      repository: "https://example.org/Alpha-2",
+      base: `${PUBLIC}/base-generic-go:1.0.0`,
+      image: `${PUBLIC}/case/demo/alpha-2@${digestOf(1)}`,
+      arch: ["amd64"],
+      checks: ["build", "poc"],
+    });
   });
 
   test("a dead URL: one clear line, exit 1", async () => {
@@ -119,10 +138,24 @@ describe("ssebench tasks show", () => {
     expect(r.stdout).toContain("files       5\n");
   });
 
-  test("--json prints the service's GET /tasks/{id}", async () => {
+  test("--json prints the task as the service's GET /tasks/{id} does", async () => {
+    const expected = {
+      id: "mid-3",
+      language: "go",
+      project: "mid",
+      repository: "https://example.org/mid-3",
+      base: `${PUBLIC}/base-generic-go:1.0.0`,
+      image: `${PUBLIC}/case/demo/mid-3:demo-v1`,
+      arch: ["amd64"],
+      checks: ["build", "poc"],
+      files: { Dockerfile: "0".repeat(63) + "7" },
+    };
     const r = await ssebench(["tasks", "show", "mid-3", "--json", "--catalog", dir]);
-    const served = (await (await fetch(`${service.url}/tasks/mid-3`)).json()) as unknown;
-    expect(JSON.parse(r.stdout)).toEqual(served);
+    const served = (await (await fetch(`${service.url}/tasks/mid-3`)).json()) as Record<string, unknown>;
+    for (const task of [JSON.parse(r.stdout) as Record<string, unknown>, served]) {
+      expect({ ...task, metadata: undefined }).toEqual({ ...expected, metadata: undefined });
+      expect(task.metadata).toMatchObject({ id: "mid-3", source: "/src/app", files: { poc: ["sse/pocs/poc"] } });
+    }
   });
 
   test("an unknown task: `Task <id> is not in the catalog at <loc>`, exit 1", async () => {
