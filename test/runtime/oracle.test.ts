@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Wire } from "../../src/formats/model-types.ts";
+import { ORACLE_REVIEW } from "../../src/formats/oracle-review.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { Gateway } from "../../src/gateway/server.ts";
 import { costOf } from "../../src/gateway/usage.ts";
@@ -75,6 +76,8 @@ describe("oracle plugin", () => {
         cost: costOf(tokens, PRICE),
         duration_ms: expect.any(Number),
       });
+      // The copy `ssebench results` reads, in the results dir the agent never reaches.
+      expect(readJson(join(dirs.results, ORACLE_REVIEW))).toEqual(review);
       expect(readFileSync(join(dirs.archive, "oracle/review.txt"), "utf8")).toBe(
         "Verdict: different but plausible\nGrade: passed\nModel: scripted-test (chat)\n\nThe candidate bounds the copy where the reference checks the length.\n",
       );
@@ -134,6 +137,9 @@ describe("oracle plugin", () => {
     const dirs = oracleRun();
     delete dirs.env.SSE_API_KEY;
     delete dirs.env.SSE_BASE_URL;
+    // A review left in the archive (the agent's until grading) does not survive the plugin.
+    mkdirSync(join(dirs.archive, "oracle"));
+    writeFileSync(join(dirs.archive, "oracle/review.json"), '{"status":"ok","verdict":"equivalent"}');
     try {
       const r = await runEntrypoint(dirs, ["ssebench:apply-reference"]);
       expect(r.exitCode).toBe(0);
@@ -141,6 +147,7 @@ describe("oracle plugin", () => {
       expect(oracleMsg.noModel()).toBe("No LLM configured (SSE_API_KEY, SSE_BASE_URL unset)");
       expect(r.pluginResults).toEqual([{ name: "oracle", hook: "after-grading", status: "skipped", exit_code: 0, duration_seconds: expect.any(Number), started: true, reason: oracleMsg.noModel() }]);
       expect(existsSync(join(dirs.archive, "oracle"))).toBe(false);
+      expect(existsSync(join(dirs.results, ORACLE_REVIEW))).toBe(false);
     } finally {
       dirs.cleanup();
     }

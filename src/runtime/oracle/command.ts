@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Wire } from "../../formats/model-types.ts";
+import { ORACLE_REVIEW, type OracleReview as Review } from "../../formats/oracle-review.ts";
 import { noUsage, type Usage } from "../../gateway/usage.ts";
 import { writeAtomic } from "../fs-util.ts";
 import { readTaskConfig } from "../task.ts";
@@ -15,24 +15,12 @@ import { writeOut } from "../write-out.ts";
 import { ask, chooseWire, type Exchange, ModelError, type ModelEndpoint } from "./client.ts";
 import { Dialog } from "./dialog.ts";
 import { oracleMsg } from "./messages.ts";
-import { parseVerdict, type ReviewInputs, SYSTEM_PROMPT, userPrompt, type Verdict } from "./prompt.ts";
+import { parseVerdict, type ReviewInputs, SYSTEM_PROMPT, userPrompt } from "./prompt.ts";
 
 type Env = Record<string, string | undefined>;
 
-export interface Review {
-  status: "ok" | "failed";
-  verdict: Verdict | null;
-  reasons: string;
-  /** the run's grade (result.json patch_result.status) the verdict sits beside */
-  grade: string | null;
-  model: string;
-  wire: Wire | null;
-  tokens: Usage;
-  /** USD as the gateway reported it; null when unknown */
-  cost: number | null;
-  duration_ms: number;
-  error?: string;
-}
+
+
 
 class Skip extends Error {}
 
@@ -84,18 +72,21 @@ export async function runOracle(env: Env): Promise<number> {
     if (env.SSE_PLUGIN_SKIP_FILE) writeFileSync(env.SSE_PLUGIN_SKIP_FILE, `${why}\n`);
     return 0;
   };
-  if (!ep.baseUrl || !ep.key) return skip(oracleMsg.noModel());
   const out = join(env.SSE_ARCHIVE || "/tmp/sse-archive", "oracle");
+  const results = env.SSE_RESULTS || "/var/lib/ssebench/results";
+  // The archive was the agent's: whatever it left at this name (a symlink out, a review of its
+  // own) is not ours, even when nothing is reviewed.
+  rmSync(out, { recursive: true, force: true });
+  rmSync(join(results, ORACLE_REVIEW), { force: true });
+  if (!ep.baseUrl || !ep.key) return skip(oracleMsg.noModel());
   let inputs: ReviewInputs;
-  const review: Review = { status: "failed", verdict: null, reasons: "", grade: gradeOf(env.SSE_RESULTS || "/var/lib/ssebench/results"), model: ep.model, wire: null, tokens: noUsage(), cost: null, duration_ms: 0 };
+  const review: Review = { status: "failed", verdict: null, reasons: "", grade: gradeOf(results), model: ep.model, wire: null, tokens: noUsage(), cost: null, duration_ms: 0 };
   try {
     inputs = await gatherInputs(env);
   } catch (e) {
     if (e instanceof Skip) return skip(e.message);
     throw e;
   }
-  // The archive was the agent's: whatever it left at this name (a symlink out, say) is not ours.
-  rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true, mode: 0o755 });
   const dialog = new Dialog(join(out, "dialog.jsonl"));
   dialog.init({ task: inputs.task, cwd: process.cwd(), model: ep.model, agent: "oracle" });
@@ -120,7 +111,10 @@ export async function runOracle(env: Env): Promise<number> {
     review.reasons = verdict ? reasons : `${oracleMsg.noVerdict()}\n\n${reasons}`;
   }
   dialog.complete(review.status === "ok" ? "success" : "error", review.duration_ms, review.tokens, review.error);
-  writeAtomic(join(out, "review.json"), `${JSON.stringify(review, null, 2)}\n`);
+  const json = `${JSON.stringify(review, null, 2)}\n`;
+  writeAtomic(join(out, "review.json"), json);
+  // The copy `ssebench results` reads: in the results dir, which the agent never reaches.
+  writeAtomic(join(results, ORACLE_REVIEW), json);
   writeAtomic(join(out, "review.txt"), reviewText(review));
   if (review.error) {
     writeOut(2, `${oracleMsg.failed(review.error)}\n`);
