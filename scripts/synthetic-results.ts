@@ -16,6 +16,8 @@ export interface SyntheticRun {
   tokens?: { input: number; output: number; cache_read: number; cache_write: number };
   seconds?: number;
   dataset?: { name: string; version: string };
+  /** the oracle plugin's verdict: <run dir>/oracle-review.json */
+  verdict?: string;
 }
 
 /** Writes results/<task>/<model>/<agent>/<run-id>/summary.json; returns the run folder relative to root. */
@@ -41,6 +43,7 @@ export function writeRun(root: string, run: SyntheticRun, runId: string): string
     provenance: { ssebench_version: "0.1.0", dataset: run.dataset ?? { name: "synthetic", version: "v1" }, agent: { name: run.agent, version: "1", image: "sha256:agent" }, job: null },
   };
   writeFileSync(join(root, rel, "summary.json"), JSON.stringify(summary));
+  if (run.verdict) writeFileSync(join(root, rel, "oracle-review.json"), JSON.stringify({ status: "ok", verdict: run.verdict, grade: run.status }));
   return rel;
 }
 

@@ -22,12 +22,25 @@ export interface GroupScore {
   tokens: number;
   seconds_mean: number;
   errors: Record<string, number>;
+  /** the oracle plugin's verdicts: how many trials have one, by verdict, and how often it agrees with the grade */
+  oracle: OracleScore;
+}
+
+export interface OracleScore {
+  reviewed: number;
+  verdicts: Record<string, number>;
+  /** reviewed trials whose verdict can be set beside the grade (not unsure, graded passed/failed) */
+  compared: number;
+  agrees: number;
 }
 
 export interface TaskCell {
   passed: number;
   graded: number;
   errors: number;
+  /** trials whose oracle verdict could be compared with the grade, and those that agree (only when any) */
+  oracle_compared?: number;
+  oracle_agrees?: number;
 }
 
 export interface Scores {
@@ -45,6 +58,19 @@ export function taskLabeller(rows: readonly TrialRow[]): (r: TrialRow) => string
 }
 
 const infra = (r: TrialRow) => r.status === "error" && RETRYABLE_ERRORS.has(r.errorType ?? "infra");
+
+function oracleScore(list: readonly TrialRow[]): OracleScore {
+  const o: OracleScore = { reviewed: 0, verdicts: {}, compared: 0, agrees: 0 };
+  for (const r of list) {
+    if (!r.oracle) continue;
+    o.reviewed++;
+    o.verdicts[r.oracle.verdict] = (o.verdicts[r.oracle.verdict] ?? 0) + 1;
+    if (r.oracle.agrees === null) continue;
+    o.compared++;
+    if (r.oracle.agrees) o.agrees++;
+  }
+  return o;
+}
 
 export function score(rows: readonly TrialRow[]): Scores {
   const label = taskLabeller(rows);
@@ -66,6 +92,10 @@ export function score(rows: readonly TrialRow[]): Scores {
       if (infra(r)) cell.errors++;
       else cell.graded++;
       if (r.status === "passed") cell.passed++;
+      if (r.oracle && r.oracle.agrees !== null) {
+        cell.oracle_compared = (cell.oracle_compared ?? 0) + 1;
+        cell.oracle_agrees = (cell.oracle_agrees ?? 0) + (r.oracle.agrees ? 1 : 0);
+      }
       (tasks[t] ??= {})[key] = cell;
     }
     const resolved = list.filter((r) => r.status === "passed").length;
@@ -95,6 +125,7 @@ export function score(rows: readonly TrialRow[]): Scores {
       tokens: list.reduce((s, r) => s + r.tokens, 0),
       seconds_mean: list.reduce((s, r) => s + r.seconds, 0) / list.length,
       errors: Object.fromEntries(Object.entries(errors).sort(([a], [b]) => (a < b ? -1 : 1))),
+      oracle: oracleScore(list),
     });
   }
   const sortedTasks = Object.fromEntries(Object.entries(tasks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -7,6 +7,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
+import { ORACLE_REVIEW, VERDICTS, type Verdict, verdictAgrees } from "../formats/oracle-review.ts";
 import type { JobFile } from "../jobs/plan.ts";
 import { latestByTrial } from "../jobs/rules.ts";
 import { JOBS_DIR, readJobFile, readTrials, type TrialRecord } from "../jobs/store.ts";
@@ -28,7 +29,11 @@ export interface TrialRow {
   tokens: number;
   seconds: number;
   runDir: string | null;
+  /** the oracle plugin's verdict on the run (oracle-review.json beside summary.json), null when none */
+  oracle: { verdict: Verdict; agrees: boolean | null } | null;
 }
+
+export const REVIEW_MAX_BYTES = 1024 * 1024;
 
 export interface Source {
   label: string;
@@ -58,6 +63,20 @@ const str = (v: unknown, fallback = "?") => (typeof v === "string" && v.length >
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
 const STATUSES = new Set(["passed", "failed", "error"]);
 
+/** The oracle's verdict from <run dir>/oracle-review.json (written as root in the run); null without one. */
+function oracleOf(runDir: string, grade: TrialRow["status"], warn: (line: string) => void): TrialRow["oracle"] {
+  const file = join(runDir, ORACLE_REVIEW);
+  if (!existsSync(file)) return null;
+  try {
+    const r = JSON.parse(readCapped(file, REVIEW_MAX_BYTES));
+    const verdict = VERDICTS.find((v) => v === r?.verdict);
+    return r?.status === "ok" && verdict ? { verdict, agrees: verdictAgrees(verdict, grade) } : null;
+  } catch (cause) {
+    warn(msg.unreadable(file, describeCause(cause)));
+    return null;
+  }
+}
+
 /** summary.json → a row; null (and a warning) when it is not one. */
 export function summaryRow(runDir: string, warn: (line: string) => void): TrialRow | null {
   const file = join(runDir, "summary.json");
@@ -84,6 +103,7 @@ export function summaryRow(runDir: string, warn: (line: string) => void): TrialR
     tokens,
     seconds: num(s.timings_ms?.total) / 1000,
     runDir,
+    oracle: oracleOf(runDir, status, warn),
   };
 }
 
@@ -99,6 +119,7 @@ function recordRow(job: JobFile, r: TrialRecord): TrialRow {
     tokens: 0,
     seconds: num(r.duration_ms) / 1000,
     runDir: null,
+    oracle: null,
   };
 }
 

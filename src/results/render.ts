@@ -19,7 +19,11 @@ function commonKs(groups: readonly GroupScore[]): string[] {
 const HEADERS = ["AGENT/MODEL", "TRIALS", "RESOLVED", "RATE", "95% CI", "RATE W/O INFRA", "95% CI W/O INFRA"];
 const TAIL = ["COST", "COST/TRIAL", "TOKENS", "MEAN S", "ERRORS"];
 
-function groupCells(g: GroupScore, ks: readonly string[]): string[] {
+/** The oracle's columns only when some run has a verdict: runs without the plugin print as before. */
+const anyOracle = (groups: readonly GroupScore[]) => groups.some((g) => g.oracle.reviewed > 0);
+const oracleCell = (g: GroupScore) => (g.oracle.reviewed === 0 ? "-" : `${g.oracle.agrees}/${g.oracle.compared} of ${g.oracle.reviewed}`);
+
+function groupCells(g: GroupScore, ks: readonly string[], oracle: boolean): string[] {
   return [
     printable(groupLabel(g.agent, g.model)),
     String(g.trials),
@@ -34,14 +38,17 @@ function groupCells(g: GroupScore, ks: readonly string[]): string[] {
     String(g.tokens),
     g.seconds_mean.toFixed(1),
     printable(errors(g.errors)),
+    ...(oracle ? [oracleCell(g)] : []),
   ];
 }
 
-const cellText = (c: TaskCell | undefined) => (c === undefined ? "" : `${c.passed}/${c.graded}${c.errors ? ` +${c.errors} err` : ""}`);
+const cellText = (c: TaskCell | undefined) =>
+  c === undefined ? "" : `${c.passed}/${c.graded}${c.errors ? ` +${c.errors} err` : ""}${c.oracle_compared ? ` oracle ${c.oracle_agrees ?? 0}/${c.oracle_compared}` : ""}`;
 
 export function renderScores(scores: Scores): string {
   const ks = commonKs(scores.groups);
-  const summary = renderTable([...HEADERS, ...ks.map((k) => `PASS@${k}`), ...TAIL], scores.groups.map((g) => groupCells(g, ks)));
+  const oracle = anyOracle(scores.groups);
+  const summary = renderTable([...HEADERS, ...ks.map((k) => `PASS@${k}`), ...TAIL, ...(oracle ? ["ORACLE AGREES"] : [])], scores.groups.map((g) => groupCells(g, ks, oracle)));
   const labels = scores.groups.map((g) => groupLabel(g.agent, g.model));
   const matrix = renderTable(
     ["TASK (passed/graded)", ...labels.map(printable)],
@@ -55,11 +62,13 @@ const csvField = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""'
 /** One row per agent × model; numbers unformatted (rates as fractions). */
 export function renderCsv(scores: Scores): string {
   const ks = commonKs(scores.groups);
-  const header = ["agent", "model", "trials", "resolved", "rate", "ci_low", "ci_high", "graded", "rate_without_infra", "ci_low_without_infra", "ci_high_without_infra", ...ks.map((k) => `pass_at_${k}`), "cost_total", "cost_mean", "tokens", "seconds_mean", "errors"];
+  const oracle = anyOracle(scores.groups);
+  const header = ["agent", "model", "trials", "resolved", "rate", "ci_low", "ci_high", "graded", "rate_without_infra", "ci_low_without_infra", "ci_high_without_infra", ...ks.map((k) => `pass_at_${k}`), "cost_total", "cost_mean", "tokens", "seconds_mean", "errors", ...(oracle ? ["oracle_reviewed", "oracle_compared", "oracle_agrees"] : [])];
   const rows = scores.groups.map((g) =>
     [
       g.agent, g.model, g.trials, g.resolved, g.rate, g.interval[0], g.interval[1], g.graded, g.rate_without_infra ?? "", g.interval_without_infra[0], g.interval_without_infra[1],
       ...ks.map((k) => g.pass_at_k[k] ?? ""), g.cost_total, g.cost_mean, g.tokens, g.seconds_mean, Object.entries(g.errors).map(([k, v]) => `${k}:${v}`).join(" "),
+      ...(oracle ? [g.oracle.reviewed, g.oracle.compared, g.oracle.agrees] : []),
     ].map((v) => csvField(String(v))).join(","),
   );
   return `${[header.join(","), ...rows].join("\n")}\n`;

@@ -83,6 +83,30 @@ describe("ssebench results", () => {
     expect(r.stderr.split("\n").filter(Boolean)).toEqual([`Ignoring ${join(dir, "t", "none", "dummy", "big", "summary.json")}: is larger than 16777216 bytes`]);
   });
 
+  test("the oracle's verdicts beside the grades: how often they agree, per agent × model and per task", async () => {
+    const dir = join(root, "oracle");
+    const run = (task: string, status: SyntheticRun["status"], verdict?: string): SyntheticRun => ({ task, agent: "coder", model: "m1", attempt: 1, status, verdict });
+    writeRun(dir, run("t1", "passed", "equivalent"), "r1");
+    writeRun(dir, run("t1", "passed", "wrong"), "r2");
+    writeRun(dir, run("t2", "failed", "wrong"), "r3");
+    writeRun(dir, run("t2", "failed", "unsure"), "r4");
+    writeRun(dir, run("t2", "failed"), "r5");
+    // A review the agent could have left in its archive is never read.
+    const forged = writeRun(dir, run("t3", "failed"), "r6");
+    writeFileSync(join(dir, forged, "archive", "oracle-review.json"), JSON.stringify({ status: "ok", verdict: "wrong" }));
+    const r = await ssebench(["results", dir]);
+    expect(r.stderr).toBe("");
+    const lines = r.stdout.split("\n");
+    expect(lines[0]).toEndWith("  ORACLE AGREES");
+    expect(lines[1]).toEndWith("  2/3 of 4");
+    expect(lines.slice(-5)).toEqual(["TASK (passed/graded)  coder/m1", "t1                    2/2 oracle 1/2", "t2                    0/3 oracle 1/1", "t3                    0/1", ""]);
+    const json = JSON.parse((await ssebench(["results", dir, "--json"])).stdout);
+    expect(json.groups[0].oracle).toEqual({ reviewed: 4, verdicts: { equivalent: 1, wrong: 2, unsure: 1 }, compared: 3, agrees: 2 });
+    const csv = (await ssebench(["results", dir, "--csv"])).stdout.split("\n");
+    expect(csv[0]).toEndWith(",errors,oracle_reviewed,oracle_compared,oracle_agrees");
+    expect(csv[1]).toEndWith(",4,3,2");
+  });
+
   test("nothing there: one line, exit 1", async () => {
     const r = await ssebench(["results", "no-such-job", "--results", root]);
     expect(r.exitCode).toBe(1);
