@@ -3,7 +3,7 @@
  * behind the thin command files (which import this lazily).
  */
 import { ExitCode, usageError } from "../errors.ts";
-import { err, out } from "../cli/output.ts";
+import { err, out } from "../output/terminal.ts";
 import { openDataset, readYamlFile, type SourceOverride } from "./dataset.ts";
 import type { EnvelopeItem } from "./item.ts";
 import { msg } from "./messages.ts";

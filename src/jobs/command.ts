@@ -5,7 +5,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { out } from "../cli/output.ts";
+import { out } from "../output/terminal.ts";
 import { usageError, UserError } from "../errors.ts";
 import { DockerCli } from "../run/docker.ts";
 import { findHome, type Home } from "../run/home.ts";

@@ -1,5 +1,5 @@
 /** `ssebench results [JOB|DIR…]`: load, score, print (table, --json, --csv, --compare). */
-import { err, out, renderJson, write } from "../cli/output.ts";
+import { err, out, renderJson, write } from "../output/terminal.ts";
 import { usageError } from "../errors.ts";
 import { flips, score } from "./aggregate.ts";
 import { loadSource, type TrialRow } from "./load.ts";

@@ -1,5 +1,5 @@
 /** `ssebench results` as text tables, CSV and the flips of --compare. No I/O. */
-import { renderTable } from "../cli/output.ts";
+import { renderTable } from "../output/terminal.ts";
 import { type Flip, type GroupScore, groupLabel, type Scores, type TaskCell } from "./aggregate.ts";
 
 /** Untrusted names (they come from run folders) never reach the terminal as control characters. */

@@ -1,5 +1,5 @@
 /** `ssebench run` behind the thin command file: options, real docker, consola, three stdout lines. */
-import { out } from "../cli/output.ts";
+import { out } from "../output/terminal.ts";
 import { DockerCli } from "./docker.ts";
 import { findHome } from "./home.ts";
 import { parseRunOptions, type RawRunArgs } from "./options.ts";

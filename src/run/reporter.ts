@@ -3,7 +3,7 @@
  * three-line summary), a log file for `dataset verify`, memory for tests.
  */
 import { appendFileSync } from "node:fs";
-import { useColour } from "../cli/output.ts";
+import { useColour } from "../output/terminal.ts";
 
 export interface Reporter {
   info(line: string): void;

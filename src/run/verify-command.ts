@@ -1,6 +1,6 @@
 /** `ssebench dataset verify` behind the thin command file: a table (or JSON) and exit 1 on any failure. */
 import { join } from "node:path";
-import { err, out, renderJson, renderTable } from "../cli/output.ts";
+import { err, out, renderJson, renderTable } from "../output/terminal.ts";
 import { usageError } from "../errors.ts";
 import { DockerCli } from "./docker.ts";
 import { findHome } from "./home.ts";
