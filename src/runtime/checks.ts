@@ -176,10 +176,12 @@ export class Checks {
     const env = childEnv(ctx.inherited, ctx.runner, ["SSE_DIFFICULTY"], { SSE_SOURCE: where.tree, SSE_TASK_ROOT: ctx.taskRoot, SSE_CHECK: check, HOME: where.home });
     log("INFO", "Check start", { check: label });
     this.current = start({ argv: [path, ...args], cwd: where.tree, env, user: ctx.runner, log: logPath }, limit, ctx.graceMs);
-    const o = await this.current.done;
+    const running = this.current;
+    const o = await running.done;
     this.current = undefined;
     // The agent's code ran as sse-runner: nothing it started may live on into the next check's tree.
     const stragglers = await killUserProcesses(ctx.runner);
+    if (stragglers.length === 0) await running.logged; // every writer is gone: the log is complete
     if (stragglers.length > 0) throw new AgentResources(msg.survivors(ctx.runner.name, stragglers));
     if (this.aborted) throw new ChecksAborted();
     if (o.exitCode === null) throw new GraderError(`${check}: ${o.startError}`);

@@ -23,6 +23,10 @@ export interface RuntimeConfig {
   pluginMinuteMs: number;
   pluginSelection: string[] | undefined;
   maxFileBytes: number;
+  /** SSE_MAX_LOG_MB: each child's log (agent.log, a check's, a plugin's) keeps its first and last half of this. */
+  maxLogBytes: number;
+  /** SSE_MAX_ARCHIVE_MB: what the archive may hold at the end of the run. */
+  maxArchiveBytes: number;
   /** SSE_MAX_CHANGE_MB, SSE_MAX_CHANGE_FILES, SSE_MAX_PATCH_MB */
   changeBounds: { maxTotalBytes: number; maxFiles: number; maxPatchBytes: number };
   /** RLIMIT_NPROC of model / sse-runner (SSE_MODEL_NPROC / SSE_RUNNER_NPROC); undefined = from the pids limit. */
@@ -108,6 +112,8 @@ export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
     pluginMinuteMs: seconds(env, "SSE_PLUGIN_MINUTE", 60, false),
     pluginSelection: pluginSelection(env.SSE_PLUGINS),
     maxFileBytes: megabytes(env, "SSE_MAX_FILE_MB", 100),
+    maxLogBytes: megabytes(env, "SSE_MAX_LOG_MB", 16),
+    maxArchiveBytes: megabytes(env, "SSE_MAX_ARCHIVE_MB", 1024),
     changeBounds: {
       maxTotalBytes: megabytes(env, "SSE_MAX_CHANGE_MB", CHANGE_DEFAULTS.totalMb),
       maxFiles: count(env, "SSE_MAX_CHANGE_FILES") ?? CHANGE_DEFAULTS.files,

@@ -9,6 +9,7 @@ import { selectPlugins } from "../formats/plugins.ts";
 import { failedByAgent, notGraded, type PatchResult } from "../formats/result.ts";
 import { agentExtraNames, allowedInherited, childEnv, LLM_VARS } from "./child-env.ts";
 import { reserveForGrader } from "./child-limits.ts";
+import { setMaxLogBytes } from "./log-sink.ts";
 import { readConfig } from "./config.ts";
 import { captureChange } from "./change.ts";
 import { grade } from "./grading.ts";
@@ -49,6 +50,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   const runner = lookupUser(cfg.runnerUser, join(cfg.etc, "passwd"));
   if (model.uid === 0 || runner.uid === 0) throw new UserError(msg.noUser(model.uid === 0 ? cfg.modelUser : cfg.runnerUser));
   reserveForGrader([{ user: model, nproc: cfg.modelNproc }, { user: runner, nproc: cfg.runnerNproc }]);
+  setMaxLogBytes(cfg.maxLogBytes);
 
   const record = new RunRecord(cfg, model, runner);
   record.install();

@@ -1,9 +1,11 @@
 /**
  * Children in their own session/process group, bounded by a time limit: TERM the group, a short
- * grace, KILL the group. Output goes straight to a log file descriptor, so there is no pipe a
- * grandchild could hold open. Every live group is registered so an interrupt can kill them all.
+ * grace, KILL the group. Output goes through pipes into a bounded log (log-sink.ts); nothing waits
+ * for those pipes to close before the child counts as done, so a grandchild holding one cannot
+ * stall a phase. Every live group is registered so an interrupt can kill them all.
  */
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { LogSink } from "./log-sink.ts";
 import { constants } from "node:os";
 import { limitedCommand } from "./child-limits.ts";
 import type { Account } from "./users.ts";
@@ -36,6 +38,11 @@ export interface Running {
   done: Promise<Outcome>;
   /** TERM, grace, KILL; resolves when the leader is gone. */
   stop: (graceMs: number) => Promise<void>;
+  /**
+   * Resolves when the log is complete: every holder of the output pipe is gone (a process that
+   * left the group keeps it open until its user's processes are killed) and the kept tail written.
+   */
+  logged: Promise<void>;
 }
 
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -54,9 +61,9 @@ function codeOf(proc: Bun.Subprocess): number {
 
 export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Running {
   const startedAt = performance.now();
-  if (stopping) return { pid: -1, startedAt, done: Promise.resolve({ exitCode: null, timedOut: false, durationMs: 0, startError: "stopping" }), stop: async () => {} };
-  const fd = openSync(spec.log, "a", 0o644);
-  let proc: Bun.Subprocess;
+  if (stopping) return { pid: -1, startedAt, done: Promise.resolve({ exitCode: null, timedOut: false, durationMs: 0, startError: "stopping" }), stop: async () => {}, logged: Promise.resolve() };
+  const sink = new LogSink(spec.log);
+  let proc: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
   try {
     const cmd = limitedCommand(spec.user, spec.argv, spec.env, spec.cwd);
     if (!cmd) throw new Error(`Executable not found in $PATH: "${spec.argv[0]}"`);
@@ -67,22 +74,23 @@ export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Runnin
       gid: spec.user.gid,
       detached: true,
       stdin: spec.stdin ? new Blob([spec.stdin]) : "ignore",
-      stdout: fd,
-      stderr: fd,
-    });
+      stdout: "pipe",
+      stderr: "pipe",
+    }) as Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
   } catch (e) {
-    closeSync(fd);
+    sink.close();
     const startError = e instanceof Error ? e.message : String(e);
     const done = Promise.resolve<Outcome>({ exitCode: null, timedOut: false, durationMs: 0, startError });
-    return { pid: -1, startedAt, done, stop: async () => {} };
+    return { pid: -1, startedAt, done, stop: async () => {}, logged: sink.done };
   }
-  closeSync(fd);
+  sink.drain(proc.stdout);
+  sink.drain(proc.stderr);
   const wrong = spec.user.uid === 0 ? undefined : wrongIdentity(proc.pid, spec.user);
   if (wrong) {
     // Never let a child run with the wrong credentials (Bun < 1.4 ignored uid/gid silently).
     signalGroup(proc.pid, "SIGKILL");
     const done = proc.exited.then(() => ({ exitCode: null, timedOut: false, durationMs: 0, startError: wrong }));
-    return { pid: proc.pid, startedAt, done, stop: async () => {} };
+    return { pid: proc.pid, startedAt, done, stop: async () => {}, logged: sink.done };
   }
   const pgid = proc.pid;
   liveGroups.add(pgid);
@@ -106,7 +114,7 @@ export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Runnin
     liveGroups.delete(pgid);
     return { exitCode: codeOf(proc), timedOut, durationMs: performance.now() - startedAt };
   });
-  return { pid: proc.pid, startedAt, done, stop };
+  return { pid: proc.pid, startedAt, done, stop, logged: sink.done };
 }
 
 const STDERR_KEPT = 1 << 20;

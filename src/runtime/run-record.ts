@@ -8,6 +8,7 @@ import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { constants } from "node:os";
 import { type CheckRecord, notGraded, type PatchResult, renderResult, type RuntimeResult } from "../formats/result.ts";
+import { boundArchive } from "./archive-bound.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { handBackTree, writeAtomic } from "./fs-util.ts";
 import { type Owner, returnArchive } from "./lockdown.ts";
@@ -70,6 +71,11 @@ export class RunRecord {
       this.plugins?.writeReport();
     } catch (e) {
       log("WARN", "Could not write the plugin report", { err: e instanceof Error ? e.message : String(e) });
+    }
+    try {
+      boundArchive(this.cfg.archive, this.cfg.maxArchiveBytes);
+    } catch (e) {
+      log("WARN", "Could not bound the archive", { err: e instanceof Error ? e.message : String(e) });
     }
     const { uid, gid } = this.resultsOwner;
     handBackTree(this.cfg.results, uid, gid);

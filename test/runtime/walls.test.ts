@@ -4,7 +4,7 @@
  * grade stays the agent's and the grader unharmed. Fork bombs run under a small RLIMIT_NPROC.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dropUsers, ensureUsers, ipcOf, liveThreadsOf, newRun, type RunDirs, runEntrypoint, shAgent, testUids } from "./harness.ts";
 
@@ -150,5 +150,40 @@ describe("the change is bounded before it is hashed or held", () => {
     dirs = newRun({ env: { SSE_MAX_CHANGE_FILES: "100" } });
     const r = await runEntrypoint(dirs, shAgent(`perl -e 'for (1..500) { open my $f, ">", "n$_.txt" or die; print $f "$_\\n" }'`));
     expect(gradeOf(r)).toMatchObject({ status: "failed", error_type: "change_too_large", error_msg: "Patch too large: the change has over 100 new or resized files" });
+  });
+});
+
+describe("logs are bounded", () => {
+  test("agent.log, a check's log and a plugin's log keep their head and tail and say what was cut", async () => {
+    dirs = newRun({ env: { SSE_MAX_LOG_MB: "1" }, plugins: [{ name: "chatty", hook: "after-grading", script: "head -c 30000000 /dev/zero | tr '\\0' p; echo PLUGIN-END" }] });
+    const flood = (ch: string, end: string) => `echo START; head -c 50000000 /dev/zero | tr '\\0' ${ch}; echo ${end}`;
+    const r = await runEntrypoint(dirs, shAgent(`${fromCode(`${flood("c", "CHECK-END")} >&2`)} && ${flood("a", "AGENT-END")}`));
+    expect(gradeOf(r)).toMatchObject({ status: "failed", build_success: true });
+    const logs = { agent: join(dirs.results, "agent.log"), check: join(dirs.results, "grading/poc-1.log"), plugin: join(dirs.archive, "plugins/chatty.log") };
+    for (const [what, path] of Object.entries(logs)) {
+      const text = readFileSync(path, "latin1");
+      expect(text.length, what).toBeGreaterThan(2 ** 20);
+      expect(text.length, what).toBeLessThan(2 ** 20 + 200);
+      expect(/\n\[ssebench: \d+ bytes of output cut here; the log keeps its first and last 524288 bytes\]\n/.test(text), what).toBe(true);
+    }
+    // (booleans: a failing match would print a megabyte)
+    expect(readFileSync(logs.agent, "latin1").startsWith("START\naaaa")).toBe(true);
+    expect(readFileSync(logs.agent, "latin1").endsWith("aaaaAGENT-END\n")).toBe(true);
+    expect(readFileSync(logs.check, "latin1").includes("ccccCHECK-END\n")).toBe(true);
+    expect(readFileSync(logs.plugin, "latin1").endsWith("ppppPLUGIN-END\n")).toBe(true);
+  });
+});
+
+describe("the archive is bounded at the end of the run", () => {
+  test("over SSE_MAX_ARCHIVE_MB the largest files the agent left go first; plugin output stays", async () => {
+    dirs = newRun({ env: { SSE_MAX_ARCHIVE_MB: "5" }, plugins: [{ name: "note", hook: "after-grading", script: "echo noted" }] });
+    const r = await runEntrypoint(dirs, shAgent('cd "$SSE_ARCHIVE" && mkdir -p deep/er && truncate -s 6M big.bin && head -c 3M /dev/zero > deep/er/mid.bin && echo keep > small.txt'));
+    expect(gradeOf(r).status).toBe("failed");
+    const exists = (rel: string) => existsSync(join(dirs!.archive, rel));
+    expect(exists("big.bin")).toBe(false);
+    expect(exists("deep/er/mid.bin")).toBe(true);
+    expect(exists("small.txt")).toBe(true);
+    expect(exists("plugins/note.log")).toBe(true);
+    expect(readFileSync(join(dirs.results, "entrypoint.log"), "utf8")).toContain("Archive over its bound: largest files removed");
   });
 });

@@ -1,0 +1,59 @@
+/**
+ * The runtime's walls in real containers: two runs at once, one a perl fork bomb that keeps its
+ * container's pids limit (and its per-uid RLIMIT_NPROC) full through its agent phase, the other
+ * the reference agent. Each run has its own uids; the bomb is graded `failed` like any agent that
+ * changed nothing, and the other run passes as it does alone.
+ */
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Summary } from "../../src/formats/summary.ts";
+import { ssebench, tempDir } from "../helpers/cli.ts";
+import { DEMO_TASK, demoDir, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";
+
+setDefaultTimeout(900_000);
+
+// Notes its uid and limits, then forks for 15 s (every child too) with the limit full.
+const bomb = `open my $l, "<", "/proc/self/limits"; open my $f, ">", "$ENV{SSE_ARCHIVE}/bomb.txt"; print $f "uid $<\\n", grep { /^Max processes/ } <$l>; close $f; my $t = time + 15; while (time < $t) { fork }`;
+const home = homeWithAgents({ bomber: JSON.stringify(["perl", "-e", bomb]), uidnote: JSON.stringify(["sh", "-c", 'id -u > "$SSE_ARCHIVE/uid.txt"']) });
+const results = tempDir("ssebench-e2e-walls-");
+afterAll(() => {
+  results.cleanup();
+  home.cleanup();
+});
+const env = { DOCKER_HOST: process.env.DOCKER_HOST, SSEBENCH_HOME: home.path };
+const base = ["run", "--local", demoDir, "--task", DEMO_TASK, "--results", results.path, "--timeout", "600"];
+const runDir = (agent: string, id: string) => join(results.path, DEMO_TASK, "none", agent, id);
+
+describe.skipIf(!E2E)(`runtime walls on a real engine${SKIP_REASON}`, () => {
+  test("a fork bomb in one run leaves a concurrent run unaffected; each run has its own uids", async () => {
+    const [bombed, other] = await Promise.all([
+      ssebench([...base, "--agent", "bomber", "--run-id", "bomb-1", "--pids-limit", "512", "--cpus", "1"], { env }),
+      ssebench([...base, "--agent", "reference", "--run-id", "beside-1"], { env }),
+    ]);
+    expect(other.exitCode).toBe(0);
+    expect(other.stdout).toContain("Grade: passed");
+    expect(bombed.exitCode).toBe(0);
+    const b = readJson<Summary>(join(runDir("bomber", "bomb-1"), "summary.json"));
+    // The bomb changed nothing: graded like the dummy agent, every check ran, no error.
+    expect(b.patch_result).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, func_test_success: true, error_type: null });
+    const notes = readFileSync(join(runDir("bomber", "bomb-1"), "archive", "bomb.txt"), "utf8");
+    const uid = Number(/^uid (\d+)$/m.exec(notes)?.[1]);
+    expect(uid).toBeGreaterThanOrEqual(1_000_000_000);
+    expect(uid).toBeLessThan(1_500_000_000);
+    // pids limit 512 less the grader's reserve of 128 (a quarter)
+    expect(notes).toMatch(/^Max processes\s+384\s+384\s/m);
+    const o = readJson<Summary>(join(runDir("reference", "beside-1"), "summary.json"));
+    expect(o.patch_result.checks.every((c) => c.status === "passed")).toBe(true);
+    console.log(`bombed run: ${b.timings_ms?.total} ms; run beside it: ${o.timings_ms?.total} ms`);
+  });
+
+  test("two runs get different uids, none of them the tool layer's 1000", async () => {
+    const [a, b] = await Promise.all(["uid-a", "uid-b"].map((id) => ssebench([...base, "--agent", "uidnote", "--run-id", id], { env })));
+    expect(a!.exitCode).toBe(0);
+    expect(b!.exitCode).toBe(0);
+    const uids = ["uid-a", "uid-b"].map((id) => Number(readFileSync(join(runDir("uidnote", id), "archive", "uid.txt"), "utf8")));
+    expect(uids[0]).not.toBe(uids[1]);
+    for (const u of uids) expect(u).toBeGreaterThanOrEqual(1_000_000_000);
+  });
+});
