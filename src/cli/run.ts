@@ -14,6 +14,12 @@ const args = {
     jobs: { type: "string", description: "Containers at once in a job (default: from the CPUs and memory)", valueHint: "N" },
     job: { type: "string", description: "Name of the job (results/jobs/NAME); the same name again resumes it", valueHint: "NAME" },
     retries: { type: "string", description: "Retries of a trial ended by an infrastructure error (default 2)", valueHint: "R" },
+    predictions: {
+      type: "string",
+      description: "Grade patches made elsewhere: a JSON Lines file of {task, patch, agent?, model?}, each a trial of the built-in patch agent",
+      valueHint: "FILE",
+    },
+    json: { type: "boolean", description: "Run as a job and print its progress as JSON events on stdout, one object a line" },
     budget: { type: "string", description: "USD the run's model calls may spend (default 10); calls past it are refused", valueHint: "USD" },
     local: { type: "string", description: "Run the task from the dataset folder DIR (builds its case image)", valueHint: "DIR" },
     ...catalogArg,

@@ -15,8 +15,11 @@ import { consoleReporter, type Reporter } from "../run/reporter.ts";
 import { newRunId } from "../run/results.ts";
 import { flagCounts, matrixFlags, type MatrixFlags } from "./flags.ts";
 import { msg } from "./messages.ts";
-import { defaultJobs, type JobFile, memoryBytes, planTrials, type TaskImages } from "./plan.ts";
+import { defaultJobs, type JobFile, memoryBytes, planTrials, type TaskImages, type TrialSpec } from "./plan.ts";
+import { predictionTrials, readPredictions, samePatches, savePatches } from "./predictions.ts";
+import { PATCH_AGENT } from "../run/agents.ts";
 import { latestByTrial, isInfraError } from "./rules.ts";
+import { type Emit, jsonProgress, plainProgress, terminalProgress } from "./progress.ts";
 import { runJob } from "./runner.ts";
 import { jobDir, lockJob, readJobFile, readTrials, writeJobFile } from "./store.ts";
 import { listTasks, selectTasks } from "./task-list.ts";
@@ -27,6 +30,8 @@ export interface RawJobArgs extends RawRunArgs {
   jobs?: string;
   job?: string;
   retries?: string;
+  json?: boolean;
+  predictions?: string;
 }
 
 const JOB_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -38,7 +43,7 @@ function wholeNumber(value: string | undefined, min: number, max: number, messag
 }
 
 /** The flags a resume takes from its own command line rather than from job.json. */
-const RESUME_OWN = new Set(["jobs", "retries", "job", "results", "require-pass"]);
+const RESUME_OWN = new Set(["jobs", "retries", "job", "results", "require-pass", "json", "predictions"]);
 
 /** rawArgs without the given flags (and their values). */
 function dropFlags(rawArgs: readonly string[], drop: (name: string) => boolean, stringFlags: ReadonlySet<string>): string[] {
@@ -70,7 +75,8 @@ function baseOptions(args: RawJobArgs, rawArgs: readonly string[]): RunOptions {
   return parseRunOptions({ ...args, task: "job", agent: "job", model: undefined }, rawArgs);
 }
 
-async function planJob(name: string, matrix: MatrixFlags, spec: { tasks: string | undefined; attempts: number }, base: RunOptions, argv: string[], deps: { home: Home; reporter: Reporter }): Promise<JobFile> {
+async function planJob(name: string, matrix: MatrixFlags, spec: { tasks: string | undefined; attempts: number; predicted?: TrialSpec[]; dir: string }, base: RunOptions, argv: string[], deps: { home: Home; reporter: Reporter }): Promise<JobFile> {
+  if (spec.predicted) return finishPlan(name, spec.predicted, { tasks: [...new Set(spec.predicted.map((t) => t.task))], agents: [PATCH_AGENT], models: [], attempts: Math.max(...spec.predicted.map((t) => t.attempt)) }, base, argv, deps, spec.dir);
   const tasks = [...matrix.tasks];
   if (spec.tasks !== undefined) {
     const source = await listTasks(base.local, base.catalog, process.env);
@@ -85,13 +91,20 @@ async function planJob(name: string, matrix: MatrixFlags, spec: { tasks: string 
     if (!a.usesModel && matrix.models.length > 0) deps.reporter.warn(runMsg.modelIgnored(a.name, matrix.models.join(", ")));
   }
   const trials = planTrials(tasks, agents, matrix.models, spec.attempts);
-  // Every cell is checked as its runs will be, before anything is written or started.
+  return finishPlan(name, trials, { tasks, agents: matrix.agents, models: matrix.models, attempts: spec.attempts }, base, argv, deps, spec.dir);
+}
+
+/** Every cell is checked as its runs will be, before anything is written or started. */
+async function finishPlan(name: string, trials: TrialSpec[], matrix: JobFile["matrix"], base: RunOptions, argv: string[], deps: { home: Home; reporter: Reporter }, dir: string): Promise<JobFile> {
+  const { loadAgent } = await import("../run/agents.ts");
+  const agents = await Promise.all(matrix.agents.map((a) => loadAgent(deps.home.agentsDir, a)));
   const { validateRun } = await import("../run/validate.ts");
   const images: Record<string, TaskImages> = {};
   let dataset = { name: "", version: "" };
   const cells = new Map(trials.map((t) => [`${t.task}/${t.model}/${t.agent}`, t]));
   for (const t of cells.values()) {
-    const plan = await validateRun({ ...base, task: t.task, agent: t.agent, model: t.model === "none" ? undefined : t.model }, { home: deps.home, env: process.env, warn: deps.reporter.warn });
+    const patchFile = t.patch ? join(dir, t.patch) : undefined;
+    const plan = await validateRun({ ...base, task: t.task, agent: t.agent, model: t.model === "none" ? undefined : t.model, patchFile }, { home: deps.home, env: process.env, warn: deps.reporter.warn });
     dataset = plan.task.dataset;
     const pull = plan.task.case.pull;
     images[t.task] = { case_image: plan.task.case.tag, pull: pull?.ref ?? null, digest: pull?.digest ?? null, built_from: plan.task.case.folder ?? null };
@@ -102,7 +115,7 @@ async function planJob(name: string, matrix: MatrixFlags, spec: { tasks: string 
     created_at: new Date().toISOString(),
     ssebench_version: VERSION,
     dataset,
-    matrix: { tasks, agents: matrix.agents, models: matrix.models, attempts: spec.attempts },
+    matrix,
     trials,
     images,
     agents: Object.fromEntries(agents.map((a) => [a.name, { version: a.version ?? VERSION, uses_model: a.usesModel }])),
@@ -130,33 +143,42 @@ export async function jobCommand(args: RawJobArgs, rawArgs: readonly string[], s
   try {
     let job = readJobFile(dir);
     const planning = ["task", "tasks", "agent", "model", "attempts"].some((f) => counts.has(f));
+    if (planning && args.predictions !== undefined) throw usageError(msg.predictionsAlone());
+    const predictions = args.predictions === undefined ? undefined : readPredictions(resolve(args.predictions));
+    const predicted = predictions && predictionTrials(predictions);
     if (job) {
-      if (planning) {
-        const again = await planJob(name, matrix, { tasks: args.tasks, attempts }, base, job.argv, { home, reporter });
+      if (predicted && predictions) {
+        const same = predicted.map((t) => t.trial).join("\n") === job.trials.map((t) => t.trial).join("\n") && samePatches(predictions, job.trials, dir);
+        if (!same) throw new UserError(msg.jobDiffers(name, `${dir}/job.json`));
+      } else if (planning) {
+        const again = await planJob(name, matrix, { tasks: args.tasks, attempts, dir }, base, job.argv, { home, reporter });
         if (again.trials.map((t) => t.trial).join("\n") !== job.trials.map((t) => t.trial).join("\n")) throw new UserError(msg.jobDiffers(name, `${dir}/job.json`));
       }
       const argv = [...dropFlags(job.argv, (f) => RESUME_OWN.has(f), stringFlags), ...dropFlags(rawArgs, (f) => !RESUME_OWN.has(f), stringFlags)];
       base = baseOptions({ ...parseStored(argv, stringFlags), results: base.results }, argv);
     } else {
-      if (!planning) throw new UserError(msg.jobMissing(name, resolve(base.results, "jobs")));
-      const argv = dropFlags(absoluteLocal(rawArgs), (f) => f === "job", stringFlags);
-      job = await planJob(name, matrix, { tasks: args.tasks, attempts }, base, argv, { home, reporter });
+      if (!planning && !predicted) throw new UserError(msg.jobMissing(name, resolve(base.results, "jobs")));
+      const argv = dropFlags(absoluteLocal(rawArgs), (f) => f === "job" || f === "predictions", stringFlags);
+      if (predicted && predictions) savePatches(predictions, predicted, dir);
+      job = await planJob(name, matrix, { tasks: args.tasks, attempts, predicted, dir }, base, argv, { home, reporter });
       writeJobFile(dir, job);
     }
     const jobs = jobsFlag ?? defaultJobs(base.resources.cpus, memoryBytes(base.resources.memory));
     const controller = new AbortController();
+    const { emit, close } = await progressFor(Boolean(args.json), reporter);
     const onSignal = (sig: NodeJS.Signals) => {
-      reporter.warn(msg.stopping(sig));
+      emit({ event: "stopping", signal: sig });
       controller.abort(sig);
     };
     const handlers = (["SIGINT", "SIGTERM"] as const).map((sig) => [sig, () => onSignal(sig)] as const);
     for (const [sig, h] of handlers) process.once(sig, h);
     try {
-      await runJob({ dir, job, base, jobs, retries }, { docker: new DockerCli(reporter.debug), home, env: process.env, progress: (l) => reporter.info(l), stop: controller.signal });
+      await runJob({ dir, job, base, jobs, retries }, { docker: new DockerCli(reporter.debug), home, env: process.env, emit, warn: reporter.warn, stop: controller.signal });
     } finally {
       for (const [sig, h] of handlers) process.removeListener(sig, h);
+      close();
     }
-    return finish(job, dir, controller.signal, Boolean(args.requirePass));
+    return finish(job, dir, controller.signal, Boolean(args.requirePass), args.json ? emit : undefined);
   } finally {
     release();
     // A job that never got its plan leaves no folder behind.
@@ -178,15 +200,30 @@ function parseStored(argv: readonly string[], stringFlags: ReadonlySet<string>):
   return raw as RawJobArgs;
 }
 
-function finish(job: JobFile, dir: string, stop: AbortSignal, requirePass: boolean): number {
+/** --json: events on stdout; a terminal: the live block on stderr; else plain lines on stderr. */
+async function progressFor(json: boolean, reporter: Reporter): Promise<{ emit: Emit; close: () => void }> {
+  if (json) return { emit: jsonProgress(out), close: () => {} };
+  if (process.stderr.isTTY) {
+    const live = terminalProgress(process.stderr);
+    return { emit: live, close: live.close };
+  }
+  return { emit: plainProgress((l) => reporter.info(l)), close: () => {} };
+}
+
+function finish(job: JobFile, dir: string, stop: AbortSignal, requirePass: boolean, json: Emit | undefined): number {
   const latest = latestByTrial(readTrials(dir));
   const records = job.trials.map((t) => latest.get(t.trial));
   const count = (s: string) => records.filter((r) => r?.status === s).length;
   const missing = records.filter((r) => r === undefined).length;
-  out(msg.jobSummary(job.name, job.trials.length, count("passed"), count("failed"), count("error"), missing));
-  out(msg.jobDir(dir));
-  if (stop.aborted) return stop.reason === "SIGTERM" ? 143 : 130;
-  if (missing > 0 || records.some((r) => r && isInfraError(r))) return 1;
-  if (requirePass && count("passed") < job.trials.length) return 1;
-  return 0;
+  let exitCode = 0;
+  if (stop.aborted) exitCode = stop.reason === "SIGTERM" ? 143 : 130;
+  else if (missing > 0 || records.some((r) => r && isInfraError(r))) exitCode = 1;
+  else if (requirePass && count("passed") < job.trials.length) exitCode = 1;
+  const totals = { total: job.trials.length, passed: count("passed"), failed: count("failed"), errors: count("error"), not_run: missing };
+  if (json) json({ event: "done", job: job.name, dir, ...totals, exit_code: exitCode });
+  else {
+    out(msg.jobSummary(job.name, totals.total, totals.passed, totals.failed, totals.errors, missing));
+    out(msg.jobDir(dir));
+  }
+  return exitCode;
 }

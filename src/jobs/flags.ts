@@ -11,7 +11,7 @@ import { msg } from "./messages.ts";
 export const REPEATABLE = ["task", "agent", "model", "plugin"] as const;
 
 /** Flags that make `run` a job even with one task and one agent. */
-export const JOB_FLAGS = ["tasks", "attempts", "jobs", "job", "retries"] as const;
+export const JOB_FLAGS = ["tasks", "attempts", "jobs", "job", "retries", "json", "predictions"] as const;
 
 /** The names of the flags given, in order, and how often; `stringFlags` take the next word as their value. */
 export function flagCounts(rawArgs: readonly string[], stringFlags: ReadonlySet<string>): Map<string, number> {

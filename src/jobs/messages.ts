@@ -16,6 +16,11 @@ export const msg = {
   retries: (value: string) => `--retries must be a whole number from 0 to 10 (got '${value}')`,
   attempts: (value: string) => `--attempts must be a whole number from 1 to 100 (got '${value}')`,
 
+  predictionLine: (file: string, line: number, what: string) => `${file}:${line}: ${what}`,
+  predictionsEmpty: (file: string) => `${file}: no predictions (one {"task": ID, "patch": DIFF} a line)`,
+  predictionsTooBig: (file: string, max: number) => `${file}: larger than ${max} bytes`,
+  predictionsAlone: () => "--predictions gives the tasks and patches; it does not go with --task, --tasks, --agent, --model or --attempts",
+
   // job folder (exit 1)
   jobDiffers: (name: string, file: string) =>
     `Job ${name} was planned with other tasks, agents, models or attempts (${file}); resume it with just --job ${name}, or name a new job`,

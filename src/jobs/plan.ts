@@ -11,6 +11,10 @@ export interface TrialSpec {
   agent: string;
   model: string;
   attempt: number;
+  /** a --predictions trial: its patch, relative to the job folder */
+  patch?: string;
+  /** a --predictions trial: who made the patch (results groups by them) and its line in the file */
+  source?: { agent: string | null; model: string | null; line: number };
 }
 
 export interface TaskImages {

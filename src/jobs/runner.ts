@@ -12,8 +12,8 @@ import type { Home } from "../run/home.ts";
 import type { RunOptions } from "../run/options.ts";
 import { runTask } from "../run/orchestrate.ts";
 import { fileReporter } from "../run/reporter.ts";
-import { msg } from "./messages.ts";
 import { type JobFile, NO_MODEL, type TrialSpec } from "./plan.ts";
+import type { Emit } from "./progress.ts";
 import { backoffSeconds, isInfraError, pendingTrials } from "./rules.ts";
 import { appendTrial, readTrials, type TrialRecord } from "./store.ts";
 
@@ -21,8 +21,10 @@ export interface JobDeps {
   docker: Docker;
   home: Home;
   env: NodeJS.ProcessEnv;
-  /** one line of progress (stderr) */
-  progress: (line: string) => void;
+  /** progress events (progress.ts renders them) */
+  emit: Emit;
+  /** a torn trials.jsonl line and the like */
+  warn: (line: string) => void;
   /** aborted with the signal's name on Ctrl-C */
   stop: AbortSignal;
   /** milliseconds before retry n (default backoffSeconds) */
@@ -38,14 +40,6 @@ export interface JobRun {
   retries: number;
 }
 
-export function trialLabel(t: TrialSpec): string {
-  return `${t.task} ${t.agent}${t.model === NO_MODEL ? "" : `(${t.model})`} #${t.attempt}`;
-}
-
-function outcomeText(r: TrialRecord): string {
-  return r.status === "error" ? `error (${r.error_type ?? "infra"}: ${r.error_msg ?? ""})` : r.status;
-}
-
 const sleep = (ms: number, stop: AbortSignal) =>
   new Promise<void>((resolveSleep) => {
     const timer = setTimeout(done, ms);
@@ -58,7 +52,7 @@ const sleep = (ms: number, stop: AbortSignal) =>
   });
 
 async function runOneTrial(run: JobRun, deps: JobDeps, spec: TrialSpec, attemptNo: number): Promise<TrialRecord> {
-  const opts: RunOptions = { ...run.base, task: spec.task, agent: spec.agent, model: spec.model === NO_MODEL ? undefined : spec.model, runId: undefined, requirePass: false, job: run.job.name };
+  const opts: RunOptions = { ...run.base, task: spec.task, agent: spec.agent, model: spec.model === NO_MODEL ? undefined : spec.model, runId: undefined, requirePass: false, job: run.job.name, patchFile: spec.patch ? join(run.dir, spec.patch) : undefined };
   const reporter = fileReporter(join(run.dir, "logs", `${spec.trial.replaceAll("/", "__")}.${attemptNo}.log`));
   const started = new Date();
   const base = { trial: spec.trial, task: spec.task, agent: spec.agent, model: spec.model, attempt: spec.attempt, try: attemptNo };
@@ -97,11 +91,11 @@ async function runOneTrial(run: JobRun, deps: JobDeps, spec: TrialSpec, attemptN
 
 /** Runs what the job still lacks; returns the number of trial runs made. */
 export async function runJob(run: JobRun, deps: JobDeps): Promise<number> {
-  const { todo, tries } = pendingTrials(run.job.trials, readTrials(run.dir, deps.progress));
+  const { todo, tries } = pendingTrials(run.job.trials, readTrials(run.dir, deps.warn));
   const total = run.job.trials.length;
   let finished = total - todo.length;
   let runs = 0;
-  deps.progress(msg.jobPlanned(run.job.name, total, todo.length, run.jobs));
+  deps.emit({ event: "planned", job: run.job.name, total, todo: todo.length, jobs: run.jobs });
   const backoffMs = deps.backoffMs ?? ((n: number) => backoffSeconds(n) * 1000);
 
   const withRetries = async (spec: TrialSpec) => {
@@ -109,14 +103,16 @@ export async function runJob(run: JobRun, deps: JobDeps): Promise<number> {
       const no = (tries.get(spec.trial) ?? 0) + 1;
       tries.set(spec.trial, no);
       runs++;
+      deps.emit({ event: "started", trial: spec.trial, try: no });
       const record = await runOneTrial(run, deps, spec, no);
       appendTrial(run.dir, record);
       const again = isInfraError(record) && retry < run.retries && !deps.stop.aborted;
       if (!again) finished++;
-      deps.progress(msg.trialDone(finished, total, trialLabel(spec), outcomeText(record), record.duration_ms / 1000));
+      const { status, error_type, error_msg, run_dir, duration_ms } = record;
+      deps.emit({ event: "ended", trial: spec.trial, try: no, status, error_type, error_msg, run_dir, duration_ms, final: !again, done: finished, total });
       if (!again) return;
       const wait = backoffMs(retry + 1);
-      deps.progress(msg.retrying(trialLabel(spec), retry + 1, run.retries, Math.round(wait / 1000)));
+      deps.emit({ event: "retry", trial: spec.trial, retry: retry + 1, retries: run.retries, wait_s: Math.round(wait / 1000) });
       await sleep(wait, deps.stop);
       if (deps.stop.aborted) return;
     }

@@ -134,7 +134,10 @@ function jobRows(dir: string, warn: (line: string) => void): TrialRow[] {
     const rel = typeof r.run_dir === "string" ? normalize(r.run_dir) : null;
     // The run folder must lie inside the results folder the job is in.
     const row = rel && !isAbsolute(rel) && !rel.startsWith("..") ? summaryRow(join(root, rel), warn) : null;
-    rows.push(row ?? recordRow(job, r));
+    const found = row ?? recordRow(job, r);
+    // A --predictions trial is scored under who made the patch, not the patch agent that applied it.
+    if (t.source) rows.push({ ...found, agent: t.source.agent ?? found.agent, model: t.source.model ?? found.model });
+    else rows.push(found);
   }
   return rows;
 }

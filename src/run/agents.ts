@@ -28,6 +28,9 @@ export interface Agent {
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 const VERSION = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+/** The built-in agent that applies a patch made elsewhere (`run --predictions`), mounted like the reference patch. */
+export const PATCH_AGENT = "patch";
+
 export const AGENT_WIRES = ["anthropic", "chat", "responses"] as const;
 
 export function listAgents(agentsDir: string): string[] {

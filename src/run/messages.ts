@@ -53,6 +53,8 @@ export const msg = {
   pluginTwice: (file: string, name: string) => `${file}: plugin '${name}' is declared twice`,
   taskMissing: (id: string, dir: string) => `Benchmark task ${id} does not exist in ${dir}.`,
   taskInvalid: (id: string, detail: string) => `Task ${id} is not a valid task: ${detail}`,
+  patchAgentAlone: () =>
+    "The patch agent grades patches made elsewhere: give them with --predictions FILE.jsonl (one {task, patch} a line)",
   noReferencePatch: (id: string) =>
     `Task ${id} has no reference patch (files.patch), so the reference agent cannot run it`,
   unknownAgent: (name: string, known: readonly string[]) => `Unknown agent '${name}'. Available agents: ${list(known)}`,

@@ -42,6 +42,8 @@ export interface RunOptions {
   budget: number;
   /** the job this run is a trial of (summary.json provenance) */
   job?: string;
+  /** the patch the built-in `patch` agent applies (a --predictions line, saved by the job) */
+  patchFile?: string;
 }
 
 export const DEFAULTS = {

@@ -25,6 +25,7 @@ import { diskUse } from "./safe-read.ts";
 import type { Reporter } from "./reporter.ts";
 import { createRunDir, newRunId, type RunDir } from "./results.ts";
 import { pickRunUids } from "./run-uids.ts";
+import { PATCH_AGENT } from "./agents.ts";
 import { agentFilesSpec, agentLayerInputs, agentLayerSpec, checkAgentImage, checkAgentSource, imageConfigs } from "./agent-layer.ts";
 import { agentFilesTag, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
 import { type RunPlan, validateRun } from "./validate.ts";
@@ -241,7 +242,10 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     if (guard.stopped) throw new UserError(msg.aborted(guard.reason ?? "stopped"));
     guard.phase = "the container run";
     if (plan.served) gateway = await openRunGateway(plan.served, runId, run.path, opts.budget);
-    const spec = containerSpec(opts, plan, deps.env, { runDir: run, runId, image: images.agentId as string, command: images.agentCmd, referencePatch: extracted?.path, modelDir: gateway?.dir });
+    // The patch agent's prediction is mounted where the reference patch would be, and kept with the run.
+    const prediction = plan.agent.name === PATCH_AGENT ? opts.patchFile : undefined;
+    if (prediction) copyFileSync(prediction, join(run.path, "prediction.patch"));
+    const spec = containerSpec(opts, plan, deps.env, { runDir: run, runId, image: images.agentId as string, command: images.agentCmd, referencePatch: extracted?.path ?? prediction, modelDir: gateway?.dir });
     const running = startContainer(docker, spec, reporter.container);
     guard.onStop(() => stopContainer(docker, running));
     timer.lap("container_start");

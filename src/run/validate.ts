@@ -7,7 +7,7 @@ import { DEFAULT_REGISTRY, normaliseRegistry } from "../catalog/image-refs.ts";
 import { UserError } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
 import type { LoadedModel } from "../gateway/models.ts";
-import { type Agent, agentUsesModel, loadAgent } from "./agents.ts";
+import { type Agent, agentUsesModel, loadAgent, PATCH_AGENT } from "./agents.ts";
 import type { Home } from "./home.ts";
 import { msg } from "./messages.ts";
 import { cacheDir } from "./content-hash.ts";
@@ -72,6 +72,7 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
   }
   // 10. agent
   const agent = await loadAgent(home.agentsDir, opts.agent);
+  if (agent.name === PATCH_AGENT && !opts.patchFile) throw new UserError(msg.patchAgentAlone());
   // 11. model
   let model = NO_MODEL;
   let served: LoadedModel | undefined;

@@ -2,9 +2,11 @@
  * A job on a real engine: the C and Rust demo tasks × {reference, dummy} × 2 attempts with --jobs 2,
  * the expected scores; the same job killed half-way (SIGINT) resumes to the same final results; a
  * trial stopped by its run time limit (an interruption, an infrastructure outcome) is retried while
- * agent failures are not; a second process on a running job refuses with one line.
+ * agent failures are not; a second process on a running job refuses with one line; `results` reads
+ * the job's scores back.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JobFile } from "../../src/jobs/plan.ts";
 import { readTrials } from "../../src/jobs/store.ts";
@@ -44,6 +46,16 @@ describe.skipIf(!E2E)(`jobs on a real engine${SKIP_REASON}`, () => {
     expect(job.trials).toHaveLength(8);
     // One try each: nothing was an infrastructure error.
     expect(readTrials(join(results.path, "jobs", "full")).every((t) => t.try === 1 && t.run_dir !== null)).toBe(true);
+    // The scores of the job, read back from its run folders.
+    const scores = await ssebench(["results", "full", "--results", results.path, "--json"], { env });
+    expect(scores.exitCode).toBe(0);
+    const groups = JSON.parse(scores.stdout).groups.map((g: Record<string, unknown>) => [g.agent, g.trials, g.resolved, g.rate, g.pass_at_k, g.errors]);
+    expect(groups).toEqual([
+      ["dummy", 4, 0, 0, { "1": 0, "2": 0 }, {}],
+      ["reference", 4, 4, 1, { "1": 1, "2": 1 }, {}],
+    ]);
+    const table = await ssebench(["results", "full", "--results", results.path], { env });
+    expect(table.stdout.split("\n").slice(4, 7)).toEqual(["TASK (passed/graded)      dummy/none  reference/none", "fixedbuf-extend-overflow  0/2         2/2", "htmlesc-quote-overflow    0/2         2/2"]);
   });
 
   test("killed half-way (SIGINT), then resumed: the same final results", async () => {
@@ -88,5 +100,23 @@ describe.skipIf(!E2E)(`jobs on a real engine${SKIP_REASON}`, () => {
     ]);
     expect(records.filter((t) => t.agent === "dummy").map((t) => [t.try, t.status])).toEqual([[1, "failed"]]);
     expect(r.stderr).toContain(`${TASKS[0]} sleeper #1: infrastructure error; retry 1 of 1 in 5s`);
+  });
+
+  test("--predictions grades patches made elsewhere through the patch agent", async () => {
+    const fix = readFileSync(join(demoDir, "htmlesc-quote-overflow", "sse", "diffs", "patch.diff"), "utf8");
+    const file = join(results.path, "preds.jsonl");
+    writeFileSync(file, `${JSON.stringify({ task: "htmlesc-quote-overflow", patch: fix, agent: "upstream" })}\n${JSON.stringify({ task: "htmlesc-quote-overflow", patch: "", agent: "nothing", model: "m0" })}\n`);
+    // The checkout's own agents/ (the test home links only dummy and reference).
+    const ownHome = { DOCKER_HOST: process.env.DOCKER_HOST };
+    const r = await ssebench(["run", "--local", demoDir, "--predictions", file, "--job", "preds", "--results", results.path], { env: ownHome });
+    expect(r.stdout.split("\n")[0]).toBe("Job preds: 2 trials: 1 passed, 1 failed, 0 errors");
+    expect(r.exitCode).toBe(0);
+    const scores = JSON.parse((await ssebench(["results", "preds", "--results", results.path, "--json"], { env: ownHome })).stdout);
+    expect(scores.groups.map((g: Record<string, unknown>) => [g.agent, g.model, g.trials, g.resolved])).toEqual([
+      ["nothing", "m0", 1, 0],
+      ["upstream", "none", 1, 1],
+    ]);
+    const [passed] = readTrials(join(results.path, "jobs", "preds"));
+    expect(readFileSync(join(results.path, passed?.run_dir as string, "prediction.patch"), "utf8")).toBe(fix);
   });
 });

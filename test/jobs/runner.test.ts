@@ -4,12 +4,14 @@
  * The same against the real engine: test/e2e/jobs.test.ts.
  */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Summary } from "../../src/formats/summary.ts";
 import { VERSION } from "../../src/version.ts";
 import { join } from "node:path";
-import type { JobFile } from "../../src/jobs/plan.ts";
+import type { JobFile, TrialSpec } from "../../src/jobs/plan.ts";
+import { predictionTrials } from "../../src/jobs/predictions.ts";
 import { planTrials } from "../../src/jobs/plan.ts";
+import { plainProgress } from "../../src/jobs/progress.ts";
 import { type JobDeps, runJob } from "../../src/jobs/runner.ts";
 import { readTrials, writeJobFile } from "../../src/jobs/store.ts";
 import type { DockerCallOptions } from "../../src/run/docker.ts";
@@ -67,7 +69,7 @@ function job(attempts: number): { dir: string; file: JobFile } {
 async function run(dir: string, file: JobFile, docker: FakeDocker, extra: Partial<JobDeps> = {}, retries = 2) {
   const base = parseRunOptions({ task: "job", agent: "job", local: fixtures, results }, [], {});
   const lines: string[] = [];
-  const deps: JobDeps = { docker, home, env: {}, progress: (l) => lines.push(l), stop: new AbortController().signal, backoffMs: () => 0, ...extra };
+  const deps: JobDeps = { docker, home, env: {}, emit: plainProgress((l) => lines.push(l)), warn: (l) => lines.push(l), stop: new AbortController().signal, backoffMs: () => 0, ...extra };
   const runs = await runJob({ dir, job: file, base, jobs: 2, retries }, deps);
   return { runs, lines, records: readTrials(dir) };
 }
@@ -135,5 +137,19 @@ describe("runJob", () => {
       ["tiny-task/none/dummy/2", 1, "passed"],
       ["tiny-task/none/dummy/3", 1, "passed"],
     ]);
+  });
+
+  test("a --predictions trial mounts its patch where the reference patch goes and keeps a copy with the run", async () => {
+    const { dir, file } = job(1);
+    const [prediction] = predictionTrials([{ task: "tiny-task", patch: "--- a/x\n+++ b/x\n", agent: "coder", model: "m1", line: 1 }]);
+    const predicted = { ...file, trials: [prediction as TrialSpec] };
+    mkdirSync(join(dir, "patches"), { recursive: true });
+    writeFileSync(join(dir, "patches", "tiny-task.1.diff"), "--- a/x\n+++ b/x\n");
+    const docker = new ScriptedDocker([{ result: passedResult }]);
+    const out = await run(dir, predicted, docker);
+    expect(out.records.map((r) => [r.trial, r.status])).toEqual([["tiny-task/none/patch/1", "passed"]]);
+    const runArgs = docker.calls.find((c) => c[0] === "run") as string[];
+    expect(runArgs).toContain(`type=bind,source=${join(dir, "patches", "tiny-task.1.diff")},target=/reference/patch.diff,readonly`);
+    expect(readFileSync(join(results, out.records[0]?.run_dir as string, "prediction.patch"), "utf8")).toBe("--- a/x\n+++ b/x\n");
   });
 });
