@@ -12,6 +12,7 @@ export const rootCommands: Record<string, Loader> = {
   dataset: () => load(import("./dataset/index.ts")),
   run: () => load(import("./run.ts")),
   results: () => load(import("./results.ts")),
+  report: () => load(import("./report.ts")),
   tasks: () => load(import("./tasks/index.ts")),
   catalog: () => load(import("./catalog/index.ts")),
   gateway: () => load(import("./gateway/index.ts")),

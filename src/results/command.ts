@@ -15,7 +15,7 @@ export interface ResultsArgs {
 }
 
 /** Rows of several sources, a run folder named twice counted once. */
-function rowsOf(sources: readonly string[], results: string): TrialRow[] {
+export function rowsOf(sources: readonly string[], results: string): TrialRow[] {
   const seen = new Set<string>();
   const rows: TrialRow[] = [];
   for (const s of sources) {
