@@ -2,20 +2,27 @@
  * The runtime's walls in real containers: two runs at once, one a perl fork bomb that keeps its
  * container's pids limit (and its per-uid RLIMIT_NPROC) full through its agent phase, the other
  * the reference agent. Each run has its own uids; the bomb is graded `failed` like any agent that
- * changed nothing, and the other run passes as it does alone.
+ * changed nothing, and the other run passes as it does alone. And the host-side runtime tests,
+ * whose users' processes are all killed, can no longer reach a live run's (issue 19: they had the
+ * container users' uids 1000/999).
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/summary.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
+import { dropUsers, ensureUsers, newRun, runEntrypoint, shAgent } from "../runtime/harness.ts";
 import { DEMO_TASK, demoDir, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";
 
 setDefaultTimeout(900_000);
 
 // Notes its uid and limits, then forks for 15 s (every child too) with the limit full.
 const bomb = `open my $l, "<", "/proc/self/limits"; open my $f, ">", "$ENV{SSE_ARCHIVE}/bomb.txt"; print $f "uid $<\\n", grep { /^Max processes/ } <$l>; close $f; my $t = time + 15; while (time < $t) { fork }`;
-const home = homeWithAgents({ bomber: JSON.stringify(["perl", "-e", bomb]), uidnote: JSON.stringify(["sh", "-c", 'id -u > "$SSE_ARCHIVE/uid.txt"']) });
+const home = homeWithAgents({
+  bomber: JSON.stringify(["perl", "-e", bomb]),
+  uidnote: JSON.stringify(["sh", "-c", 'id -u > "$SSE_ARCHIVE/uid.txt"']),
+  napper: JSON.stringify(["sh", "-c", 'touch "$SSE_ARCHIVE/napping"; sleep 20']),
+});
 const results = tempDir("ssebench-e2e-walls-");
 afterAll(() => {
   results.cleanup();
@@ -55,5 +62,26 @@ describe.skipIf(!E2E)(`runtime walls on a real engine${SKIP_REASON}`, () => {
     const uids = ["uid-a", "uid-b"].map((id) => Number(readFileSync(join(runDir("uidnote", id), "archive", "uid.txt"), "utf8")));
     expect(uids[0]).not.toBe(uids[1]);
     for (const u of uids) expect(u).toBeGreaterThanOrEqual(1_000_000_000);
+  });
+
+  test("the host-side runtime tests (kill -KILL -1 as their users) beside a live run do not harm it", async () => {
+    ensureUsers();
+    const live = ssebench([...base, "--agent", "napper", "--run-id", "nap-1"], { env });
+    // Wait until the run's agent is asleep in its container, then attack from the host.
+    while (!existsSync(join(runDir("napper", "nap-1"), "archive", "napping"))) await Bun.sleep(200);
+    const dirs = newRun();
+    try {
+      const host = await runEntrypoint(dirs, shAgent("kill -KILL -1; exit 0"));
+      expect(host.result.patch_result.status).toBe("failed");
+    } finally {
+      dirs.cleanup();
+      dropUsers();
+    }
+    const r = await live;
+    expect(r.exitCode).toBe(0);
+    const s = readJson<Summary>(join(runDir("napper", "nap-1"), "summary.json"));
+    // The agent slept its 20 s out (exit 0, not 137) and every check ran as usual.
+    expect(s.runtime_result).toMatchObject({ agent_exit_code: 0 });
+    expect(s.patch_result).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, func_test_success: true, error_type: null });
   });
 });
