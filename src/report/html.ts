@@ -17,11 +17,14 @@ section{border-top:1px solid #ddd;margin-top:1.5em}.turn b{display:block;margin-
 
 function summaryTable(scores: Scores): string {
   const ks = [...new Set(scores.groups.flatMap((g) => Object.keys(g.pass_at_k)))];
-  const head = ["Agent/model", "Trials", "Resolved", "Rate", "95% CI", "Rate w/o infra", ...ks.map((k) => `pass@${k}`), "Cost", "Cost/trial", "Tokens", "Mean s", "Errors"];
+  // The oracle plugin's column only when some run has a verdict.
+  const oracle = scores.groups.some((g) => g.oracle.reviewed > 0);
+  const head = ["Agent/model", "Trials", "Resolved", "Rate", "95% CI", "Rate w/o infra", ...ks.map((k) => `pass@${k}`), "Cost", "Cost/trial", "Tokens", "Mean s", "Errors", ...(oracle ? ["Oracle agrees"] : [])];
   const rows = scores.groups.map((g) => [
     groupLabel(g.agent, g.model), String(g.trials), String(g.resolved), pct(g.rate), `${pct(g.interval[0])}–${pct(g.interval[1])}`, pct(g.rate_without_infra),
     ...ks.map((k) => g.pass_at_k[k]?.toFixed(3) ?? "-"), `$${g.cost_total.toFixed(4)}`, `$${g.cost_mean.toFixed(4)}`, String(g.tokens), g.seconds_mean.toFixed(1),
     Object.entries(g.errors).map(([k, v]) => `${k} ${v}`).join(", ") || "-",
+    ...(oracle ? [g.oracle.reviewed === 0 ? "-" : `${g.oracle.agrees}/${g.oracle.compared} of ${g.oracle.reviewed}`] : []),
   ]);
   return `<table id="summary"><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("")}</table>`;
 }
@@ -71,7 +74,9 @@ function costChart(scores: Scores): string {
 
 export function renderReport(title: string, scores: Scores, rows: readonly TrialRow[]): string {
   const label = taskLabeller(rows);
-  const list = rows.map((r, i) => `<tr><td><a href="#trial-${i + 1}">${i + 1}</a></td><td>${esc(label(r))}</td><td>${esc(groupLabel(r.agent, r.model))}</td><td class="${esc(r.status)}">${esc(r.status)}${r.errorType ? ` (${esc(r.errorType)})` : ""}</td><td>${r.seconds.toFixed(1)}</td></tr>`);
+  const oracle = rows.some((r) => r.oracle);
+  const verdict = (r: TrialRow) => (r.oracle ? `${esc(r.oracle.verdict)}${r.oracle.agrees === null ? "" : r.oracle.agrees ? " (agrees)" : " (disagrees)"}` : "-");
+  const list = rows.map((r, i) => `<tr><td><a href="#trial-${i + 1}">${i + 1}</a></td><td>${esc(label(r))}</td><td>${esc(groupLabel(r.agent, r.model))}</td><td class="${esc(r.status)}">${esc(r.status)}${r.errorType ? ` (${esc(r.errorType)})` : ""}</td>${oracle ? `<td>${verdict(r)}</td>` : ""}<td>${r.seconds.toFixed(1)}</td></tr>`);
   const sections = rows.map((r, i) => trialSection(`trial-${i + 1}`, `Trial ${i + 1}: ${label(r)} — ${groupLabel(r.agent, r.model)}`, r.runDir));
   return [
     "<!doctype html>",
@@ -82,7 +87,7 @@ export function renderReport(title: string, scores: Scores, rows: readonly Trial
     "<h2>pass@k</h2>", passAtKChart(scores),
     "<h2>Cost and success</h2>", costChart(scores),
     "<h2>Trials</h2>",
-    `<table id="trials"><tr><th>#</th><th>Task</th><th>Agent/model</th><th>Grade</th><th>Seconds</th></tr>${list.join("")}</table>`,
+    `<table id="trials"><tr><th>#</th><th>Task</th><th>Agent/model</th><th>Grade</th>${oracle ? "<th>Oracle</th>" : ""}<th>Seconds</th></tr>${list.join("")}</table>`,
     ...sections,
     "</body></html>",
     "",

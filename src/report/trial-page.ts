@@ -5,7 +5,8 @@
  * links, capped) and HTML-escaped.
  */
 import { join, normalize } from "node:path";
-import { readCapped } from "../results/load.ts";
+import { ORACLE_REVIEW, VERDICTS } from "../formats/oracle-review.ts";
+import { readCapped, REVIEW_MAX_BYTES } from "../results/load.ts";
 
 const LOG_MAX = 256 * 1024;
 const PATCH_MAX = 1024 * 1024;
@@ -55,6 +56,19 @@ function dialogHtml(text: string): string {
   return turns.join("\n");
 }
 
+/** The oracle plugin's review (<run dir>/oracle-review.json, root's in the run), when it has a verdict. */
+function oracleReview(runDir: string): { verdict: string; model: string; reasons: string } | null {
+  const text = readOrNull(join(runDir, ORACLE_REVIEW), REVIEW_MAX_BYTES);
+  try {
+    const r = text ? JSON.parse(text) : null;
+    const verdict = VERDICTS.find((v) => v === r?.verdict);
+    if (r?.status !== "ok" || !verdict) return null;
+    return { verdict, model: typeof r.model === "string" ? r.model : "", reasons: typeof r.reasons === "string" ? r.reasons : "" };
+  } catch {
+    return null;
+  }
+}
+
 export function trialSection(id: string, title: string, runDir: string | null): string {
   if (!runDir) return `<section id="${id}"><h3>${esc(title)}</h3><p>No run folder (the trial failed before it had one).</p></section>`;
   const text = readOrNull(join(runDir, "summary.json"), 16 * 1024 * 1024);
@@ -76,10 +90,12 @@ export function trialSection(id: string, title: string, runDir: string | null): 
     .join("\n");
   const patch = readOrNull(join(runDir, "final.patch"), PATCH_MAX) ?? readOrNull(join(runDir, "prediction.patch"), PATCH_MAX);
   const dialog = readOrNull(join(runDir, "dialog.jsonl"), DIALOG_MAX) ?? readOrNull(join(runDir, "archive", "dialog.jsonl"), DIALOG_MAX);
+  const review = oracleReview(runDir);
   const timings = s.timings_ms && typeof s.timings_ms === "object" ? Object.entries(s.timings_ms).map(([k, v]) => `${esc(k)} ${esc(String(v))} ms`).join(", ") : "";
   return [
     `<section id="${id}"><h3>${esc(title)}</h3>`,
     `<p>Grade: <b class="${esc(String(p.status ?? ""))}">${esc(String(p.status ?? "?"))}</b>${p.error_msg ? ` — ${esc(String(p.error_msg))}` : ""}</p>`,
+    review ? `<p>Oracle: <b>${esc(review.verdict)}</b>${review.model ? ` (${esc(review.model)})` : ""}</p><pre>${esc(review.reasons)}</pre>` : "",
     `<p>Timings: ${timings || "-"}</p>`,
     `<h4>Checks</h4>${rows || "<p>No check ran.</p>"}`,
     `<h4>Patch</h4>${patch ? `<pre class="diff">${diffHtml(patch)}</pre>` : "<p>No patch.</p>"}`,
