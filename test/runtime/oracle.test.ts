@@ -153,6 +153,23 @@ describe("oracle plugin", () => {
     }
   });
 
+  test("a model that cannot be reached: failed with the reason; the grade stands", async () => {
+    // The harness's SSE_BASE_URL (127.0.0.1:9) with no gateway behind it.
+    const dirs = oracleRun();
+    try {
+      const r = await runEntrypoint(dirs, ["ssebench:apply-reference"]);
+      expect(r.exitCode).toBe(0);
+      expect(r.result.patch_result.status).toBe("passed");
+      expect(r.pluginResults?.map((p) => [p.status, p.exit_code])).toEqual([["failed", 1]]);
+      const review = readJson(join(dirs.archive, "oracle/review.json"));
+      expect(review).toMatchObject({ status: "failed", verdict: null, wire: null });
+      expect(review.error).toStartWith("The model gateway at http://127.0.0.1:9/ is unreachable: ");
+      expect(readFileSync(join(dirs.archive, "oracle/review.txt"), "utf8")).toStartWith(`Verdict: none\nGrade: passed\nModel: test-model\nError: ${review.error}\n`);
+    } finally {
+      dirs.cleanup();
+    }
+  });
+
   test("a spent budget: failed with the gateway's reason in the review and the plugin's log; the grade stands", async () => {
     const dirs = oracleRun();
     const { access, ledger } = serveModel(dirs, { budget: 0 });

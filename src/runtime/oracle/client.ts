@@ -42,12 +42,8 @@ function headers(ep: ModelEndpoint, wire: Wire | undefined): Record<string, stri
 
 const url = (ep: ModelEndpoint, path: string) => `${ep.baseUrl.replace(/\/+$/, "")}/v1${path}`;
 
-/** The wire to use: SSE_ORACLE_WIRE, else the first the gateway lists for the model, else chat. */
-export async function chooseWire(ep: ModelEndpoint, override: string | undefined): Promise<Wire> {
-  if (override) {
-    if (!WIRE_ORDER.includes(override as Wire)) throw new ModelError(oracleMsg.badWire(override));
-    return override as Wire;
-  }
+/** The first wire the gateway lists for the model (GET /v1/models/{id}), else chat. */
+export async function chooseWire(ep: ModelEndpoint): Promise<Wire> {
   let res: Response;
   try {
     res = await fetch(url(ep, `/models/${encodeURIComponent(ep.model)}`), { headers: headers(ep, undefined) });

@@ -94,7 +94,7 @@ export async function runOracle(env: Env): Promise<number> {
   dialog.prompt(`${SYSTEM_PROMPT}\n\n${prompt}`);
   let exchange: Exchange | undefined;
   try {
-    review.wire = await chooseWire(ep, env.SSE_ORACLE_WIRE);
+    review.wire = await chooseWire(ep);
     exchange = await ask(ep, review.wire, SYSTEM_PROMPT, prompt);
   } catch (e) {
     if (!(e instanceof ModelError)) throw e;

@@ -5,7 +5,6 @@ export const oracleMsg = {
   emptyPatch: () => "The agent's final.patch is empty: nothing to review",
   noReference: () => "The task has no reference patch (files.patch in config.yaml)",
   unreadable: (what: string, path: string, why: string) => `Cannot read ${what} ${path}: ${why}`,
-  badWire: (wire: string) => `SSE_ORACLE_WIRE=${wire}: not a wire (anthropic, chat, responses)`,
   unreachable: (base: string, why: string) => `The model gateway at ${base} is unreachable: ${why}`,
   refused: (status: number, why: string) => `The model answered ${status}: ${why}`,
   notJson: (status: number, start: string) => `The model's answer (status ${status}) is not JSON: ${start}`,
