@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { JobFile } from "../../src/jobs/plan.ts";
 import { readTrials } from "../../src/jobs/store.ts";
 import { ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
-import { demoDir, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";
+import { demoDir, docker, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";
 
 setDefaultTimeout(900_000);
 const results = tempDir("ssebench-e2e-jobs-");
@@ -80,6 +80,10 @@ describe.skipIf(!E2E)(`jobs on a real engine${SKIP_REASON}`, () => {
     expect(stderr).toContain("Received SIGINT; starting no new trials");
     const partial = Object.keys(finalGrades("killed")).length;
     expect(partial).toBeLessThan(8);
+    // The stopped trials are recorded as interrupted, and their containers are gone.
+    const stopped = readTrials(join(results.path, "jobs", "killed")).filter((t) => t.error_type === "interrupted");
+    expect(stopped.length).toBeGreaterThan(0);
+    for (const t of stopped) expect(docker(["ps", "-a", "-q", "--filter", `label=ssebench.run-id=${t.run_id}`])).toBe("");
     const resumed = await ssebench(["run", "--job", "killed", "--results", results.path], { env });
     expect(resumed.exitCode).toBe(0);
     expect(resumed.stdout.split("\n")[0]).toBe("Job killed: 8 trials: 4 passed, 4 failed, 0 errors");
