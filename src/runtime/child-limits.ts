@@ -73,3 +73,17 @@ function executable(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * Right after the spawn: +1000 written by the entrypoint itself. With CAP_SYS_RESOURCE that also
+ * sets the child's floor to +1000 (the floor follows a privileged write), so it cannot go back to
+ * the entrypoint's −1000; without it this changes nothing the prologue did not do.
+ */
+export function pinOomScore(user: Account | undefined, pid: number): void {
+  if (!user || user.uid === 0) return;
+  try {
+    writeFileSync(`/proc/${pid}/oom_score_adj`, "1000");
+  } catch {
+    // gone already
+  }
+}

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { LogSink } from "./log-sink.ts";
 import { constants } from "node:os";
-import { limitedCommand } from "./child-limits.ts";
+import { limitedCommand, pinOomScore } from "./child-limits.ts";
 import type { Account } from "./users.ts";
 
 const liveGroups = new Set<number>();
@@ -83,6 +83,7 @@ export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Runnin
     const done = Promise.resolve<Outcome>({ exitCode: null, timedOut: false, durationMs: 0, startError });
     return { pid: -1, startedAt, done, stop: async () => {}, logged: sink.done };
   }
+  pinOomScore(spec.user, proc.pid);
   sink.drain(proc.stdout);
   sink.drain(proc.stderr);
   const wrong = spec.user.uid === 0 ? undefined : wrongIdentity(proc.pid, spec.user);

@@ -70,6 +70,17 @@ describe("the grader keeps working whatever the agent's code does", () => {
     expect(readFileSync(join(dirs.results, "entrypoint.log"), "utf8")).toContain("Removed System V IPC objects");
   });
 
+  test("every child of model and sse-runner starts as the OOM killer's first choice (+1000), never below the entrypoint", async () => {
+    dirs = newRun();
+    const n = notes(dirs);
+    const own = Number(readFileSync("/proc/self/oom_score_adj", "utf8")); // the entrypoint's level is this test's (0 here)
+    const probe = (tag: string) => `cat /proc/self/oom_score_adj > ${n}/${tag}; (echo ${own - 1} > /proc/self/oom_score_adj) 2>/dev/null && echo lowered >> ${n}/${tag}; true`;
+    const r = await runEntrypoint(dirs, shAgent(`${probe("model")}; ${fromCode(probe("runner"))}`));
+    expect(gradeOf(r).build_success).toBe(true);
+    expect(readFileSync(join(n, "model"), "utf8")).toBe("1000\n");
+    expect(readFileSync(join(n, "runner"), "utf8")).toBe("1000\n");
+  });
+
   test("a perl fork bomb (model, then sse-runner) stays under RLIMIT_NPROC; grading runs every check", async () => {
     dirs = newRun({ env: { SSE_MODEL_NPROC: "24", SSE_RUNNER_NPROC: "24" } });
     const n = notes(dirs);
