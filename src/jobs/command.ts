@@ -45,6 +45,9 @@ function wholeNumber(value: string | undefined, min: number, max: number, messag
 /** The flags a resume takes from its own command line rather than from job.json. */
 const RESUME_OWN = new Set(["jobs", "retries", "job", "results", "require-pass", "json", "predictions"]);
 
+/** The flags that make the matrix (compared as trials on a resume). */
+const MATRIX = new Set(["task", "tasks", "agent", "model", "attempts"]);
+
 /** rawArgs without the given flags (and their values). */
 function dropFlags(rawArgs: readonly string[], drop: (name: string) => boolean, stringFlags: ReadonlySet<string>): string[] {
   const kept: string[] = [];
@@ -154,6 +157,10 @@ export async function jobCommand(args: RawJobArgs, rawArgs: readonly string[], s
         const again = await planJob(name, matrix, { tasks: args.tasks, attempts, dir }, base, job.argv, { home, reporter });
         if (again.trials.map((t) => t.trial).join("\n") !== job.trials.map((t) => t.trial).join("\n")) throw new UserError(msg.jobDiffers(name, `${dir}/job.json`));
       }
+      // Options other than the resume's own come from job.json; a different one is refused, not dropped.
+      const planned = (f: string) => RESUME_OWN.has(f) || MATRIX.has(f);
+      const given = dropFlags(absoluteLocal(rawArgs), planned, stringFlags);
+      if (given.length > 0 && given.join("\0") !== dropFlags(job.argv, planned, stringFlags).join("\0")) throw new UserError(msg.resumeOptions(name, `${dir}/job.json`));
       const argv = [...dropFlags(job.argv, (f) => RESUME_OWN.has(f), stringFlags), ...dropFlags(rawArgs, (f) => !RESUME_OWN.has(f), stringFlags)];
       base = baseOptions({ ...parseStored(argv, stringFlags), results: base.results }, argv);
     } else {

@@ -5,7 +5,7 @@
  * recorded as interrupted. The first trial of a task and agent runs alone among that task's
  * trials, so the layers it builds are built once and reused by the rest.
  */
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { UserError } from "../errors.ts";
 import type { Docker } from "../run/docker.ts";
 import type { Home } from "../run/home.ts";
@@ -75,13 +75,15 @@ async function runOneTrial(run: JobRun, deps: JobDeps, spec: TrialSpec, attemptN
     if (!(error instanceof UserError)) throw error;
     reporter.error(error.message);
     const interrupted = deps.stop.aborted;
+    // A failure after the run folder existed (a failed build) was recorded there too.
+    const runDir = (error as UserError & { runDir?: string }).runDir;
     return {
       ...base,
       status: "error",
       error_type: interrupted ? "interrupted" : "infra",
       error_msg: error.message,
-      run_id: null,
-      run_dir: null,
+      run_id: runDir ? basename(runDir) : null,
+      run_dir: runDir ? relative(run.base.results, runDir) : null,
       ...ended(),
       images: { agent: null, case: null },
       spend: 0,

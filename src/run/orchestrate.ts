@@ -310,7 +310,8 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
       job: opts.job ?? null,
     },
   });
-  if (failure) throw failure;
+  // The run folder is recorded even so (a failed build's log is in it): a job's trial points at it.
+  if (failure) throw Object.assign(failure, { runDir: run.path });
   const interrupted = guard.exitCode();
   const passed = summary.patch_result.status === "passed";
   const exitCode = interrupted ?? (opts.requirePass && !passed ? 1 : 0);

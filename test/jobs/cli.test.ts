@@ -1,6 +1,6 @@
 /** `ssebench run` job flags through the compiled binary: usage errors and planning errors, each one line. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { msg } from "../../src/jobs/messages.ts";
 import { hasNoStackTrace, repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
@@ -38,5 +38,16 @@ describe("ssebench run as a job", () => {
     await fails(["--local", demo, "--tasks", `@${file}`, "--agent", "dummy", "--job", "bad", "--results", results], 1, msg.unknownTaskAt(file, 2, "not-a-demo-task", demo));
     expect(existsSync(join(results, "jobs", "bad"))).toBe(false);
     expect(existsSync(join(results, "jobs", "nope"))).toBe(false);
+  });
+
+  test("a resume keeps the job's options: a different one is refused", async () => {
+    const dir = join(results, "jobs", "planned");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "job.json"), JSON.stringify({ name: "planned", trials: [], argv: ["--local", demo, "--task", "htmlesc-quote-overflow", "--agent", "dummy", "--timeout", "100"] }));
+    await fails(["--job", "planned", "--results", results, "--timeout", "5"], 1, msg.resumeOptions("planned", `${dir}/job.json`));
+    // The same options again are fine (here: a plan with no trials left, so nothing runs).
+    const same = await ssebench(["run", "--job", "planned", "--results", results, "--local", demo, "--timeout", "100"], { env: { XDG_CACHE_HOME: join(scratch.path, "cache") } });
+    expect(same.stdout).toBe(`${msg.jobSummary("planned", 0, 0, 0, 0, 0)}\n${msg.jobDir(dir)}\n`);
+    expect(same.exitCode).toBe(0);
   });
 });

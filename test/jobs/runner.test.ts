@@ -4,7 +4,7 @@
  * The same against the real engine: test/e2e/jobs.test.ts.
  */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Summary } from "../../src/formats/summary.ts";
 import { VERSION } from "../../src/version.ts";
 import { join } from "node:path";
@@ -152,5 +152,18 @@ describe("runJob", () => {
     const runArgs = docker.calls.find((c) => c[0] === "run") as string[];
     expect(runArgs).toContain(`type=bind,source=${join(dir, "patches", "tiny-task.1.diff")},target=/reference/patch.diff,readonly`);
     expect(readFileSync(join(results, out.records[0]?.run_dir as string, "prediction.patch"), "utf8")).toBe("--- a/x\n+++ b/x\n");
+  });
+
+  test("a failure after the run folder exists (a failed build) points the trial at that folder", async () => {
+    const { dir, file } = job(1);
+    const docker = new ScriptedDocker([]);
+    const call = docker.call.bind(docker);
+    docker.call = async (args, opts) => (args[0] === "build" ? { code: 1, stdout: "", stderr: "boom" } : call(args, opts));
+    const out = await run(dir, file, docker, {}, 0);
+    const [record] = out.records;
+    expect([record?.status, record?.error_type]).toEqual(["error", "infra"]);
+    expect(record?.error_msg).toStartWith("Building the case image failed");
+    expect(existsSync(join(results, record?.run_dir as string, "summary.json"))).toBe(true);
+    expect(record?.run_id).toBe((record?.run_dir as string).split("/").pop() as string);
   });
 });
