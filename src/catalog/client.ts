@@ -132,7 +132,7 @@ export async function openCatalog({ catalog, env = process.env }: { catalog?: st
 
 export function findTask(catalog: Catalog, id: string): ManifestTask {
   const task = catalog.manifest.tasks.find((t) => t.id === id);
-  if (!task) throw new UserError(messages.taskNotInCatalog(id, catalog.location));
+  if (!task) throw new UserError(messages.taskNotInCatalog(id, catalog.location, catalog.manifest.tasks.map((t) => t.id)));
   return task;
 }
 

@@ -1,7 +1,11 @@
 /** Every text the catalog (service and client) shows users; tests assert these exact strings. */
+import { didYouMean } from "../output/close-names.ts";
 export const messages = {
   cannotReadCatalog: (loc: string, cause: string) => `Cannot read the catalog at ${loc}: ${cause}`,
-  taskNotInCatalog: (id: string, loc: string) => `Task ${id} is not in the catalog at ${loc}`,
+  taskNotInCatalog: (id: string, loc: string, known: readonly string[] = []) => {
+    const close = didYouMean(id, known);
+    return `Task ${id} is not in the catalog at ${loc} (${close ? `did you mean ${close}? ` : ""}ssebench tasks list lists its tasks)`;
+  },
   cannotReadLock: (loc: string, cause: string) => `Cannot read the images lock at ${loc}: ${cause}`,
   lockForOtherDataset: (loc: string, lockDs: string, lockVer: string, ds: string, ver: string) =>
     `${loc} is for ${lockDs} ${lockVer}, not ${ds} ${ver}; pulling the case images by tag instead`,

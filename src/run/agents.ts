@@ -94,10 +94,13 @@ export async function loadAgent(agentsDir: string, name: string): Promise<Agent>
   return agent;
 }
 
-/** Whether an agent makes no model calls, without failing on an unknown agent (checked later). */
+/**
+ * Whether an agent makes model calls. An unknown agent is refused here, first, so a misspelt name
+ * is named as such instead of asking for --model; a broken agent.yaml is reported by loadAgent.
+ */
 export async function agentUsesModel(agentsDir: string, name: string): Promise<boolean> {
   const file = join(agentsDir, name, "agent.yaml");
-  if (!existsSync(file)) return true;
+  if (!existsSync(file)) throw new UserError(msg.unknownAgent(name, listAgents(agentsDir)));
   try {
     const text = readFileSync(file, "utf8");
     return (await cachedValidation(cacheDir(process.env, "agents"), name, `${file}\0${text}`, () => parseAgentYaml(file, name, text))).usesModel;

@@ -1,6 +1,11 @@
 /** Every text `ssebench run` and `dataset verify` show users; tests assert these exact strings. */
 import { msg as gatewayMsg } from "../gateway/messages.ts";
+import { didYouMean } from "../output/close-names.ts";
 
+const mean = (name: string, known: readonly string[]) => {
+  const close = didYouMean(name, known);
+  return close ? ` Did you mean ${close}?` : "";
+};
 const list = (names: readonly string[]) => (names.length > 0 ? names.join(", ") : "(none)");
 
 export const msg = {
@@ -51,13 +56,16 @@ export const msg = {
   pluginsSchema: (file: string, detail: string) => `${file} does not match schema.json: ${detail}`,
   pluginsYaml: (file: string, detail: string) => `${file}: ${detail}`,
   pluginTwice: (file: string, name: string) => `${file}: plugin '${name}' is declared twice`,
-  taskMissing: (id: string, dir: string) => `Benchmark task ${id} does not exist in ${dir}.`,
+  /** `lister`: how to list the dataset's tasks */
+  taskMissing: (id: string, dir: string, known: readonly string[] = [], lister = `ls ${dir}`) =>
+    `Benchmark task ${id} does not exist in ${dir}.${mean(id, known)} Its tasks: ${lister}`,
   taskInvalid: (id: string, detail: string) => `Task ${id} is not a valid task: ${detail}`,
   patchAgentAlone: () =>
     "The patch agent grades patches made elsewhere: give them with --predictions FILE.jsonl (one {task, patch} a line)",
   noReferencePatch: (id: string) =>
     `Task ${id} has no reference patch (files.patch), so the reference agent cannot run it`,
-  unknownAgent: (name: string, known: readonly string[]) => `Unknown agent '${name}'. Available agents: ${list(known)}`,
+  unknownAgent: (name: string, known: readonly string[]) =>
+    `Unknown agent '${name}'.${mean(name, known)} Available agents: ${list(known)}`,
   agentInvalid: (file: string, detail: string) => `${file}: ${detail}`,
   agentRefused: (where: string, agent: string, what: string, why: string) =>
     `${where}: agent '${agent}' may not use ${what} (${why})`,
@@ -96,6 +104,24 @@ export const msg = {
   resultUnreadable: (file: string, detail: string) => `${file}: cannot be read: ${detail}`,
   resultContradicts: (detail: string) => `result.json contradicts its checks (${detail}); the run is not graded`,
   latestLink: (link: string, name: string, detail: string) => `Could not point ${link} at ${name}: ${detail}`,
+  containerKept: (id: string) => `Kept the container ${id}; remove it with: docker rm --force --volumes ${id}`,
+  // the Result line
+  pocsLine: (fixed: number, total: number) =>
+    fixed === total
+      ? `${fixed}/${total} PoCs no longer trigger`
+      : total === 1
+        ? "the PoC still triggers"
+        : `${total - fixed}/${total} PoCs still trigger`,
+  agentTimedOut: (seconds: number) => `the agent timed out after ${seconds}s (--timeout)`,
+  interruptedBy: (reason: string) =>
+    reason === "SIGINT"
+      ? "interrupted by SIGINT (Ctrl-C)"
+      : reason.startsWith("SIG")
+        ? `interrupted by ${reason}`
+        : reason === "run time limit"
+          ? "stopped at the run time limit (--run-timeout)"
+          : `stopped (${reason})`,
+  noCheckRan: () => "no check ran",
   buildingLayer: (layer: string, image: string) => `Building the ${layer} ${image}`,
   layerCached: (layer: string, image: string) => `The ${layer} ${image} is up to date`,
 

@@ -264,6 +264,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
       if (containerId) state = await inspectContainer(docker, containerId);
     };
     for (const w of await teardown(docker, containerId, opts.keepContainer, inspect)) reporter.warn(w);
+    if (opts.keepContainer && containerId) reporter.info(msg.containerKept(containerId.slice(0, 12)));
     guard.dispose();
     // The container is gone: no more calls can come. Stop serving, revoke the key.
     modelTotals = await gateway?.close();

@@ -198,16 +198,27 @@ export function recordRun(input: RecordInput): Summary {
   return summary;
 }
 
+/** What stopped the run early, in the user's words: a timed-out agent, a signal, the run time limit. */
+function stoppedParts(summary: Summary): string[] {
+  const parts: string[] = [];
+  if (summary.runtime_result.agent_timeout) parts.push(msg.agentTimedOut(summary.config.timeout));
+  if (summary.interrupted) parts.push(msg.interruptedBy(summary.interrupted));
+  return parts;
+}
+
 /** The three stdout lines (spec §4.2 step 17). */
 export function summaryLines(summary: Summary, runDir: string): string[] {
   const p = summary.patch_result;
   const parts: string[] = [];
   if (p.build_success !== null) parts.push(`build ${p.build_success ? "passed" : "failed"}`);
-  if (p.pov_total !== null) parts.push(`${p.pov_passed ?? 0}/${p.pov_total} PoCs no longer trigger`);
+  if (p.pov_total !== null) parts.push(msg.pocsLine(p.pov_passed ?? 0, p.pov_total));
   if (p.func_test_success !== null) parts.push(`tests ${p.func_test_success ? "passed" : "failed"}`);
   if (p.intent_test_success !== null) parts.push(`hidden tests ${p.intent_test_success ? "passed" : "failed"}`);
+  // An interrupted grading leaves checks without verdicts: say which ran, not that none did.
+  if (parts.length === 0) for (const c of p.checks) parts.push(`${c.check} ${c.status}`);
+  const said = [...stoppedParts(summary), ...(parts.length > 0 ? parts : [msg.noCheckRan()])];
   const who = `${summary.config.agent} agent${summary.config.model !== "none" ? ` (${summary.config.model})` : ""}`;
-  const description = `${who} on ${(summary.task as { id?: string }).id ?? "the task"}: ${parts.length > 0 ? parts.join(", ") : "no check ran"}`;
+  const description = `${who} on ${(summary.task as { id?: string }).id ?? "the task"}: ${said.join(", ")}`;
   const grade = p.status === "error" && p.error_msg ? `${p.status} (${p.error_msg})` : p.status;
   return [`Result: ${description}`, `Grade: ${grade}`, `Run directory: ${runDir}`];
 }

@@ -3,7 +3,7 @@
  * otherwise the catalog (`--catalog`, SSEBENCH_CATALOG, or the dataset built into the binary) names
  * it, and a local folder whose files match the manifest is used to build its case image.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
 import type { ManifestTask, TaskMetadata } from "../formats/manifest-types.ts";
@@ -64,7 +64,11 @@ export async function loadTaskConfig(folder: string, id: string): Promise<TaskMe
 export async function resolveLocalTask(dir: string, id: string, registry: string): Promise<ResolvedTask> {
   const root = resolve(dir);
   const folder = join(root, id);
-  if (!isDir(folder)) throw new UserError(msg.taskMissing(id, root));
+  if (!isDir(folder)) {
+    const known = isDir(root) ? readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort() : [];
+    const lister = existsSync(join(root, "manifest.json")) ? `ssebench tasks list --catalog ${dir}` : `ls ${dir}`;
+    throw new UserError(msg.taskMissing(id, root, known, lister));
+  }
   const metadata = await loadTaskConfig(folder, id);
   return {
     id,

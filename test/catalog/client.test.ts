@@ -94,7 +94,7 @@ describe("openCatalog on local files", () => {
     await writeCatalogFiles(bad, { manifest: "{not json", lock: null });
     expect(await failure(openCatalog({ catalog: bad, env: {} }))).toStartWith(`${bad}/manifest.json is not a valid dataset manifest: `);
     const catalog = await openCatalog({ catalog: noLock, env: {} });
-    expect(() => findTask(catalog, "nope")).toThrow(`Task nope is not in the catalog at ${noLock}`);
+    expect(() => findTask(catalog, "nope")).toThrow(`Task nope is not in the catalog at ${noLock} (ssebench tasks list lists its tasks)`);
     expect(await failure(openCatalog({ catalog: noLock, env: { SSEBENCH_IMAGES_LOCK: `${noLock}/gone.json` } }))).toStartWith(
       `Cannot read the images lock at ${noLock}/gone.json: ENOENT`,
     );

@@ -158,9 +158,9 @@ describe("ssebench tasks show", () => {
     }
   });
 
-  test("an unknown task: `Task <id> is not in the catalog at <loc>`, exit 1", async () => {
-    expectOneLineFailure(await ssebench(["tasks", "show", "nope", "--catalog", dir]), `Task nope is not in the catalog at ${dir}\n`);
-    expectOneLineFailure(await ssebench(["tasks", "show", "nope"]), "Task nope is not in the catalog at the built-in demo dataset\n");
+  test("an unknown task: `Task <id> is not in the catalog at <loc> (…)`, exit 1", async () => {
+    expectOneLineFailure(await ssebench(["tasks", "show", "nope", "--catalog", dir]), `Task nope is not in the catalog at ${dir} (ssebench tasks list lists its tasks)\n`);
+    expectOneLineFailure(await ssebench(["tasks", "show", "nope"]), "Task nope is not in the catalog at the built-in demo dataset (ssebench tasks list lists its tasks)\n");
   });
 
   test("no id is a usage error", async () => {

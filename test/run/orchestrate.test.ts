@@ -150,9 +150,10 @@ describe("runTask with a fake docker", () => {
     for (const argv of runs) expect(argv[argv.indexOf("--network") + 1]).toBe("none");
   });
 
-  test("--keep-container keeps the container", async () => {
-    await run({ keepContainer: true });
+  test("--keep-container keeps the container and says how to remove it", async () => {
+    const { reporter } = await run({ keepContainer: true });
     expect(docker.verbs()).not.toContain("rm");
+    expect(reporter.lines).toContain("info: Kept the container cid123; remove it with: docker rm --force --volumes cid123");
   });
 
   test("the run time limit stops the container and records an interrupted run (exit 124)", async () => {
@@ -164,6 +165,7 @@ describe("runTask with a fake docker", () => {
     expect(outcome.summary.patch_result.error_type).toBe("interrupted");
     expect(reporter.lines.some((l) => l.startsWith("warn: The run exceeded its time limit of 1s during the container run"))).toBe(true);
     expect(docker.verbs().slice(-2)).toEqual(["container inspect", "rm"]);
+    expect(outcome.lines[0]).toBe("Result: dummy agent on tiny-task: stopped at the run time limit (--run-timeout), no check ran");
   });
 
   test("--require-pass: exit 1 unless passed", async () => {

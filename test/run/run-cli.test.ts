@@ -61,8 +61,9 @@ describe("ssebench run: command line (exit 2)", () => {
 });
 
 describe("ssebench run: validation in the reference's order (exit 1)", () => {
-  test("an agent that makes model calls needs --model", async () => {
-    await fails([...local, "--agent", "nosuch"], msg.modelRequired("nosuch"));
+  test("an unknown or misspelt agent says so first (not that it needs --model)", async () => {
+    await fails([...local, "--agent", "nosuch"], msg.unknownAgent("nosuch", ["dummy", "patch", "reference"]));
+    await fails([...local, "--agent", "refrence"], "Unknown agent 'refrence'. Did you mean 'reference'? Available agents: dummy, patch, reference");
   });
 
   test("egress: a bad setting, and open egress is refused", async () => {
@@ -81,8 +82,9 @@ describe("ssebench run: validation in the reference's order (exit 1)", () => {
   });
 
   test("unknown task: in a local dataset and in the catalog", async () => {
-    await fails(["--local", fixtures, "--task", "nosuch", "--agent", "dummy"], msg.taskMissing("nosuch", fixtures));
-    await fails(["--task", "nosuch", "--agent", "dummy"], "Task nosuch is not in the catalog at the built-in demo dataset");
+    await fails(["--local", fixtures, "--task", "nosuch", "--agent", "dummy"], `Benchmark task nosuch does not exist in ${fixtures}. Its tasks: ls ${fixtures}`);
+    await fails(["--local", fixtures, "--task", "tiny-tsak", "--agent", "dummy"], `Benchmark task tiny-tsak does not exist in ${fixtures}. Did you mean 'tiny-task'? Its tasks: ls ${fixtures}`);
+    await fails(["--task", "nosuch", "--agent", "dummy"], "Task nosuch is not in the catalog at the built-in demo dataset (ssebench tasks list lists its tasks)");
   });
 
   test("a task without a reference patch cannot run the reference agent", async () => {
