@@ -6,6 +6,7 @@ set -euo pipefail
 need=()
 command -v git >/dev/null || need+=(git)
 command -v make >/dev/null || need+=(make)      # test/runtime grades a make project
+perl -Mthreads -MIPC::SysV -e 1 2>/dev/null || need+=(perl)   # test/runtime/walls: perl-base lacks threads and IPC::SysV
 command -v chromium >/dev/null || need+=(chromium)
 command -v dockerd >/dev/null || need+=(docker.io)   # test/images starts a private engine
 [ ${#need[@]} -eq 0 ] && exit 0
