@@ -1,6 +1,7 @@
 /**
- * A job on a real engine: the C and Rust demo tasks × {reference, dummy} × 2 attempts with --jobs 2,
- * the expected scores; the same job killed half-way (SIGINT) resumes to the same final results; a
+ * A job on a real engine: the three demo tasks (C, Go, Rust) × {reference, dummy} × 2 attempts with
+ * --jobs 2, the expected scores; the same job of the C and Rust tasks (the Go one is slow) killed
+ * half-way (SIGINT) resumes to the same final results; a
  * trial stopped by its run time limit (an interruption, an infrastructure outcome) is retried while
  * agent failures are not; a second process on a running job refuses with one line; `results` reads
  * the job's scores back.
@@ -22,7 +23,9 @@ afterAll(() => {
 });
 const env = { DOCKER_HOST: process.env.DOCKER_HOST, SSEBENCH_HOME: home.path };
 const TASKS = ["htmlesc-quote-overflow", "fixedbuf-extend-overflow"];
-const matrix = ["run", "--local", demoDir, ...TASKS.flatMap((t) => ["--task", t]), "--agent", "reference", "--agent", "dummy", "--attempts", "2", "--jobs", "2", "--results", results.path];
+const ALL_TASKS = [...TASKS, "staticfs-encoded-traversal"];
+const jobOf = (tasks: string[]) => ["run", "--local", demoDir, ...tasks.flatMap((t) => ["--task", t]), "--agent", "reference", "--agent", "dummy", "--attempts", "2", "--jobs", "2", "--results", results.path];
+const matrix = jobOf(TASKS);
 
 /** trial → status of its final record */
 function finalGrades(job: string): Record<string, string> {
@@ -31,19 +34,19 @@ function finalGrades(job: string): Record<string, string> {
   return grades;
 }
 
-const expected = Object.fromEntries(
-  [1, 2].flatMap((attempt) => TASKS.flatMap((t) => [[`${t}/none/reference/${attempt}`, "passed"], [`${t}/none/dummy/${attempt}`, "failed"]])),
-);
+const expectedOf = (tasks: string[]) =>
+  Object.fromEntries([1, 2].flatMap((attempt) => tasks.flatMap((t) => [[`${t}/none/reference/${attempt}`, "passed"], [`${t}/none/dummy/${attempt}`, "failed"]])));
+const expected = expectedOf(TASKS);
 
 describe.skipIf(!E2E)(`jobs on a real engine${SKIP_REASON}`, () => {
-  test("2 tasks × {reference, dummy} × 2 attempts, 2 at once: the reference passes, dummy fails", async () => {
-    const r = await ssebench([...matrix, "--job", "full"], { env });
-    expect(r.stdout).toBe(`Job full: 8 trials: 4 passed, 4 failed, 0 errors\nJob directory: ${join(results.path, "jobs", "full")}\n`);
+  test("3 tasks × {reference, dummy} × 2 attempts, 2 at once: the reference resolves every task, dummy none", async () => {
+    const r = await ssebench([...jobOf(ALL_TASKS), "--job", "full"], { env });
+    expect(r.stdout).toBe(`Job full: 12 trials: 6 passed, 6 failed, 0 errors\nJob directory: ${join(results.path, "jobs", "full")}\n`);
     expect(r.exitCode).toBe(0);
-    expect(finalGrades("full")).toEqual(expected);
+    expect(finalGrades("full")).toEqual(expectedOf(ALL_TASKS));
     const job = readJson<JobFile>(join(results.path, "jobs", "full", "job.json"));
     expect(job.dataset).toEqual({ name: "demo", version: "demo-v1" });
-    expect(job.trials).toHaveLength(8);
+    expect(job.trials).toHaveLength(12);
     // One try each: nothing was an infrastructure error.
     expect(readTrials(join(results.path, "jobs", "full")).every((t) => t.try === 1 && t.run_dir !== null)).toBe(true);
     // The scores of the job, read back from its run folders.
@@ -51,11 +54,19 @@ describe.skipIf(!E2E)(`jobs on a real engine${SKIP_REASON}`, () => {
     expect(scores.exitCode).toBe(0);
     const groups = JSON.parse(scores.stdout).groups.map((g: Record<string, unknown>) => [g.agent, g.trials, g.resolved, g.rate, g.pass_at_k, g.errors]);
     expect(groups).toEqual([
-      ["dummy", 4, 0, 0, { "1": 0, "2": 0 }, {}],
-      ["reference", 4, 4, 1, { "1": 1, "2": 1 }, {}],
+      ["dummy", 6, 0, 0, { "1": 0, "2": 0 }, {}],
+      ["reference", 6, 6, 1, { "1": 1, "2": 1 }, {}],
     ]);
+    // Per task: the reference resolved both attempts of every task, dummy none.
+    const cells = { "dummy/none": { passed: 0, graded: 2, errors: 0 }, "reference/none": { passed: 2, graded: 2, errors: 0 } };
+    expect(JSON.parse(scores.stdout).tasks).toEqual(Object.fromEntries([...ALL_TASKS].sort().map((t) => [t, cells])));
     const table = await ssebench(["results", "full", "--results", results.path], { env });
-    expect(table.stdout.split("\n").slice(4, 7)).toEqual(["TASK (passed/graded)      dummy/none  reference/none", "fixedbuf-extend-overflow  0/2         2/2", "htmlesc-quote-overflow    0/2         2/2"]);
+    expect(table.stdout.split("\n").slice(4, 8)).toEqual([
+      "TASK (passed/graded)        dummy/none  reference/none",
+      "fixedbuf-extend-overflow    0/2         2/2",
+      "htmlesc-quote-overflow      0/2         2/2",
+      "staticfs-encoded-traversal  0/2         2/2",
+    ]);
   });
 
   test("killed half-way (SIGINT), then resumed: the same final results", async () => {
