@@ -113,9 +113,11 @@ export function judgeResult(result: ContainerResult, ev: RunEvents): ContainerRe
     return mark(msg.resultContradicts(contradiction), "infra");
   }
   // The reference's rule: an agent that failed without one answered call never reached its model
-  // (a bad key, an unreachable upstream), so the run says nothing about the agent.
+  // (a bad key, an unreachable upstream), so the run is an error, not a grade. Its own error type,
+  // not `infra`: an agent could exit at once to get there, so jobs do not retry it and scores
+  // "without infrastructure errors" still count it against the agent.
   const code = result.runtime_result.agent_exit_code;
-  if (ev.answeredCalls === 0 && code !== null && code !== 0 && result.patch_result.status === "failed") return mark(msg.noAnsweredCall(code), "infra");
+  if (ev.answeredCalls === 0 && code !== null && code !== 0 && result.patch_result.status === "failed") return mark(msg.noAnsweredCall(code), "no_model_call");
   return result;
 }
 

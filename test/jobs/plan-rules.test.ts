@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { checkSingleValued, flagCounts, isJob, matrixFlags } from "../../src/jobs/flags.ts";
 import { msg } from "../../src/jobs/messages.ts";
 import { defaultJobs, memoryBytes, planTrials } from "../../src/jobs/plan.ts";
-import { backoffSeconds, latestByTrial, pendingTrials } from "../../src/jobs/rules.ts";
+import { backoffSeconds, isInfraError, latestByTrial, pendingTrials } from "../../src/jobs/rules.ts";
 import { lockJob, type TrialRecord } from "../../src/jobs/store.ts";
 import { selectTasks } from "../../src/jobs/task-list.ts";
 import { tempDir } from "../helpers/cli.ts";
@@ -66,6 +66,12 @@ describe("resume and retry rules", () => {
     expect(tries.get("e/none/dummy/1")).toBe(2);
     expect(latestByTrial([...records, record("a/none/dummy/1", "error", "infra")]).get("a/none/dummy/1")?.status).toBe("passed");
     expect([1, 2, 3, 4, 5, 6].map(backoffSeconds)).toEqual([5, 10, 20, 40, 60, 60]);
+  });
+
+  test("an agent that exited without one answered model call is not retried: it could do so on purpose", () => {
+    const trials = planTrials(["a"], [{ name: "dummy", usesModel: false }], [], 1);
+    expect(isInfraError({ status: "error", error_type: "no_model_call" })).toBe(false);
+    expect(pendingTrials(trials, [record("a/none/dummy/1", "error", "no_model_call")]).todo).toEqual([]);
   });
 });
 

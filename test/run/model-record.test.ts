@@ -24,7 +24,8 @@ describe("no answered model call", () => {
   test("an agent that exits non-zero without one answered call is an error (check the key), not failed", () => {
     const r = judgeResult(failed(1), events(0));
     expect(r.patch_result.status).toBe("error");
-    expect(r.patch_result.error_type).toBe("infra");
+    // Not infra: jobs do not retry it and scores without infrastructure errors count it as unresolved.
+    expect(r.patch_result.error_type).toBe("no_model_call");
     expect(r.patch_result.error_msg).toStartWith(msg.noAnsweredCall(1));
   });
 
