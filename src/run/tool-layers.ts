@@ -3,7 +3,7 @@
  * users, /plugins) and the agent layer (agent-layer.ts), and their tags. Each one's inputs hash
  * covers its files and the ID of the image below it, so a change anywhere below rebuilds what is above.
  */
-import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../version.ts";
@@ -66,10 +66,14 @@ export function toolLayerSpec(
   const cleanup = () => rmSync(context, { recursive: true, force: true });
   try {
     const binary = join(context, "ssebench-entrypoint");
+    // The image's mode comes from here (the Dockerfile must not chmod it: that stores it twice);
+    // a binary of another mode is copied, so its own mode is left as it is.
     try {
+      if ((statSync(home.entrypointBinary).mode & 0o7777) !== 0o755) throw new Error("copy it");
       linkSync(home.entrypointBinary, binary);
     } catch {
       copyFileSync(home.entrypointBinary, binary);
+      chmodSync(binary, 0o755);
     }
     mkdirSync(join(context, "plugins"));
     for (const s of pluginSources(home, plugins)) cpSync(s.path, join(context, "plugins", s.rel), { recursive: true });
