@@ -13,6 +13,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (argv[0] === "check") return (await import("./runtime/tool-api/check-command.ts")).runCheck(argv.slice(1), process.env);
+  if (argv[0] === "agent-driver") return (await import("./agents/index.ts")).runDriver(argv.slice(1), process.env);
   if (argv[0] === "artifact") return (await import("./runtime/artifact.ts")).writeManifest(process.env);
   if (argv[0] === "oracle") return (await import("./runtime/oracle/command.ts")).runOracle(process.env);
   if (argv[0] === "prepare") {

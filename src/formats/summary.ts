@@ -92,6 +92,20 @@ export interface Provenance {
   job: string | null;
 }
 
+/** How the agent ran (src/run/agent-record.ts); which agent and version: `provenance.agent`. */
+export interface AgentRecord {
+  /** the entrypoint's driver (`CMD ["ssebench:agent", "<driver>"]`), null for an agent's own command */
+  driver: string | null;
+  /** the CLI installed from npm, `package@version`, null for none */
+  cli: string | null;
+  /** the wire(s) of the answered model calls (the gateway's ledger), comma-separated; null without one */
+  wire: string | null;
+  /** turns in the closing entry of archive/dialog.jsonl (as the agent reports them), null without one */
+  turns: number | null;
+  /** model calls the gateway refused because the run's budget was spent */
+  budget_refused_calls: number;
+}
+
 export interface Summary {
   /** the task's full validated config */
   task: Record<string, unknown>;
@@ -105,6 +119,7 @@ export interface Summary {
   tokens: TokenCounts;
   /** calls of the agent's tool API (MCP test_patch and /sse/v1 routes, refused ones included): lines of tool-calls.jsonl */
   tool_calls: number;
+  agent_run: AgentRecord;
   run_id: string;
   /** UTC ISO time the CLI began the run */
   started_at: string;
@@ -131,6 +146,7 @@ export const SUMMARY_KEYS = [
   "model_calls",
   "tokens",
   "tool_calls",
+  "agent_run",
   "run_id",
   "started_at",
   "plugin_results",

@@ -55,7 +55,10 @@ export function checkAgentSource(agent: Agent): void {
 }
 
 export function agentFilesSpec(agent: Agent, tag: string): LayerSpec {
-  const inputs = new InputHash().tree("agent", agent.dir).digest();
+  const hash = new InputHash().tree("agent", agent.dir);
+  // The pinned integrity stands for the npm files: a re-run hashes no binary and installs nothing.
+  if (agent.npm) hash.value("npm", JSON.stringify(agent.npm));
+  const inputs = hash.digest();
   return { layer: "agent files", tag, context: agent.dir, buildArgs: {}, inputs };
 }
 

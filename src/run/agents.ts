@@ -6,13 +6,15 @@
  * layer's tag; default the ssebench version), `uses_model` (optional bool, default true: false
  * for agents that make no model calls, which then run without --model), `wires` (the wire formats
  * the agent speaks: anthropic, chat, responses; required when it makes model calls, so that `run`
- * refuses a model it cannot talk to). No other keys.
+ * refuses a model it cannot talk to), `npm` (optional: a CLI installed from npm on the host and
+ * copied into the agent's build context, agent-npm.ts). No other keys.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { cacheDir } from "./content-hash.ts";
 import { msg } from "./messages.ts";
+import { type NpmCli, parseNpmCli } from "./agent-npm-config.ts";
 import { cachedValidation } from "./validation-cache.ts";
 
 export interface Agent {
@@ -24,6 +26,8 @@ export interface Agent {
   dir: string;
   /** the reference agent gets the task's reference patch mounted read-only */
   reference: boolean;
+  /** a CLI installed from npm on the host whose binary goes into the build context */
+  npm: NpmCli | undefined;
 }
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
@@ -54,9 +58,9 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
     throw new UserError(msg.agentInvalid(file, "must be a mapping with at least the key 'name'"));
   }
   const record = data as Record<string, unknown>;
-  const extra = Object.keys(record).filter((k) => !["name", "version", "uses_model", "wires"].includes(k));
+  const extra = Object.keys(record).filter((k) => !["name", "version", "uses_model", "wires", "npm"].includes(k));
   if (extra.length > 0) throw new UserError(msg.agentInvalid(file, `unknown key(s): ${extra.join(", ")}`));
-  const { name, version, uses_model: usesModel, wires } = record;
+  const { name, version, uses_model: usesModel, wires, npm } = record;
   if (typeof name !== "string" || !NAME.test(name)) {
     throw new UserError(msg.agentInvalid(file, "name must be lowercase letters, digits, '_' or '-'"));
   }
@@ -79,6 +83,7 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
     wires: wireList as string[],
     dir: join(file, ".."),
     reference: name === "reference",
+    npm: npm === undefined ? undefined : parseNpmCli(npm, (detail) => new UserError(msg.agentInvalid(file, detail))),
   };
 }
 

@@ -67,6 +67,13 @@ export const msg = {
   unknownAgent: (name: string, known: readonly string[]) =>
     `Unknown agent '${name}'.${mean(name, known)} Available agents: ${list(known)}`,
   agentInvalid: (file: string, detail: string) => `${file}: ${detail}`,
+  budgetStopped: (budget: number, refused: number) =>
+    `The run's model budget of $${budget} was spent: the gateway refused ${refused} later call${refused === 1 ? "" : "s"} (HTTP 400, budget_exceeded; see model-calls.jsonl), so the agent could not go on`,
+  npmInstalling: (spec: string, dir: string) => `Installing ${spec} from npm into ${dir}`,
+  npmInstallFailed: (spec: string, code: number, detail: string) =>
+    `Installing ${spec} from npm failed: \`npm install\` exited with status ${code}${detail ? `: ${detail}` : ""}`,
+  npmIntegrity: (spec: string, problems: string) => `Installing ${spec} from npm: the install does not match agent.yaml's pinned integrity (${problems}); nothing was kept`,
+  npmFileMissing: (spec: string, path: string) => `Installing ${spec} from npm: ${path} is not in the install (agent.yaml npm.files)`,
   agentRefused: (where: string, agent: string, what: string, why: string) =>
     `${where}: agent '${agent}' may not use ${what} (${why})`,
   agentNoCmd: (where: string, agent: string) => `${where}: agent '${agent}' sets no CMD (the agent's command)`,

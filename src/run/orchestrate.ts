@@ -26,6 +26,8 @@ import type { Reporter } from "./reporter.ts";
 import { createRunDir, newRunId, type RunDir } from "./results.ts";
 import { pickRunUids } from "./run-uids.ts";
 import { PATCH_AGENT } from "./agents.ts";
+import { agentRecord } from "./agent-record.ts";
+import { ensureNpmCli, npmBuildContext, npmCacheDir } from "./agent-npm.ts";
 import { agentFilesSpec, agentLayerInputs, agentLayerSpec, checkAgentImage, checkAgentSource, imageConfigs } from "./agent-layer.ts";
 import { agentFilesTag, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
 import { type RunPlan, validateRun } from "./validate.ts";
@@ -133,7 +135,19 @@ async function buildAgentLayer(deps: RunDeps, plan: RunPlan, guard: RunGuard, im
   const { docker, reporter } = deps;
   const fTag = agentFilesTag(plan.registry, plan.agent);
   const filesSpec = agentFilesSpec(plan.agent, fTag);
-  const files = await ensureLayer(docker, { ...filesSpec, log: buildLogFile(runDir, filesSpec.layer) }, known.get(fTag), reporter, guard.abortSignal);
+  let context: { context: string; cleanup: () => void } | undefined;
+  const npm = plan.agent.npm;
+  if (npm && known.get(fTag)?.inputs !== filesSpec.inputs) {
+    const dir = await ensureNpmCli(npm, deps.env, (spec) => reporter.info(msg.npmInstalling(spec, npmCacheDir(deps.env, npm))));
+    context = npmBuildContext(plan.agent.dir, npm, dir);
+  }
+  let files: Awaited<ReturnType<typeof ensureLayer>>;
+  try {
+    const spec = { ...filesSpec, log: buildLogFile(runDir, filesSpec.layer), ...(context ? { context: context.context } : {}) };
+    files = await ensureLayer(docker, spec, known.get(fTag), reporter, guard.abortSignal);
+  } finally {
+    context?.cleanup();
+  }
   if (files.built) images.built.push(fTag);
   const aTag = agentTag(plan.registry, plan.agent, plan.task.id);
   const inputs = agentLayerInputs(files.id, toolId);
@@ -271,6 +285,8 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     timer.lap("teardown");
   }
   if (state.oomKilled) reporter.warn(msg.oomWarning(opts.resources.memory));
+  const agentSummary = agentRecord(plan.agent, images.agentCmd, run.path, run.archive, plan.served !== undefined);
+  if (agentSummary.budget_refused_calls > 0) reporter.warn(msg.budgetStopped(opts.budget, agentSummary.budget_refused_calls));
   if (clientStatus && !guard.stopped) reporter.error(msg.containerFailed(state.exitCode ?? clientStatus));
   copyReferencePatch(plan, run.path, extracted);
   extracted?.cleanup();
@@ -310,6 +326,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
       agent: { name: plan.agent.name, version: plan.agent.version ?? VERSION, image: images.agentId },
       job: opts.job ?? null,
     },
+    agentRun: agentSummary,
   });
   // The run folder is recorded even so (a failed build's log is in it): a job's trial points at it.
   if (failure) throw Object.assign(failure, { runDir: run.path });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describeCause } from "../errors.ts";
 import { PLUGIN_REPORT } from "../formats/plugins.ts";
 import { deriveStatus, emptyVerdicts } from "../formats/result.ts";
-import { type ContainerRecord, type DiskUsage, type PatchResult, type Provenance, type PluginResult, type RunConfig, type RuntimeResult, type Summary, TOOL_CALLS, type TokenCounts } from "../formats/summary.ts";
+import { type AgentRecord, type ContainerRecord, type DiskUsage, type PatchResult, type Provenance, type PluginResult, type RunConfig, type RuntimeResult, type Summary, TOOL_CALLS, type TokenCounts } from "../formats/summary.ts";
 import { msg } from "./messages.ts";
 import { writeJsonAtomic } from "./results.ts";
 import { contradictions } from "./result-checks.ts";
@@ -171,6 +171,8 @@ export interface RecordInput {
   /** the gateway's totals for the run's model calls */
   model?: { spend: number; calls: number; tokens: TokenCounts };
   provenance: Provenance;
+  /** default: no driver, CLI, wire or turns (a run that never reached its container) */
+  agentRun?: AgentRecord;
 }
 
 /** Rewrites result.json with `config` and writes summary.json (both compact, atomic). */
@@ -187,6 +189,7 @@ export function recordRun(input: RecordInput): Summary {
     tokens: { ...(input.model?.tokens ?? { input: 0, output: 0, cache_read: 0, cache_write: 0 }) },
     // Written by the entrypoint as root in the results folder, which the agent never reaches.
     tool_calls: countRunFileLines(join(input.runDir, TOOL_CALLS)),
+    agent_run: input.agentRun ?? { driver: null, cli: null, wire: null, turns: null, budget_refused_calls: 0 },
     run_id: input.runId,
     started_at: input.startedAt,
     plugin_results: input.plugins,

@@ -78,3 +78,23 @@ export async function diskUse(dirs: string[], timeoutMs = 30_000): Promise<(numb
     ),
   );
 }
+
+/** The last `maxBytes` of a regular file as text (the same refusals as readRunFile). */
+export function readRunFileTail(path: string, maxBytes: number): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new UnsafeFile("is not a regular file");
+    const length = Math.min(st.size, maxBytes);
+    const buf = Buffer.alloc(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, buf, got, length - got, st.size - length + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}

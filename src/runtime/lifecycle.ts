@@ -28,6 +28,8 @@ import { killUserProcesses } from "./user-processes.ts";
 import { lookupUser, renumberUsers, reown } from "./users.ts";
 
 export const REFERENCE_AGENT = "ssebench:apply-reference";
+/** `["ssebench:agent", "<name>"]`: the entrypoint's own driver of a real agent CLI (src/agents/). */
+export const AGENT_DRIVER = "ssebench:agent";
 
 export async function runSandbox(agentArgv: string[], env: Record<string, string | undefined>): Promise<number> {
   // Bun before 1.4 ignored spawn's uid/gid without an error: the agent would have run as root.
@@ -113,6 +115,10 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     } catch {
       argv = ["/bin/sh", "-c", `echo "no reference patch at $0" >&2; exit 1`, cfg.referencePatch];
     }
+  }
+  if (agentArgv.length === 2 && agentArgv[0] === AGENT_DRIVER) {
+    // The driver is this binary, run as the agent user like any agent command.
+    argv = [process.execPath, "agent-driver", agentArgv[1] as string];
   }
   log("INFO", "Agent command", { argv: JSON.stringify(agentArgv), timeout_s: cfg.agentTimeoutMs / 1000 });
   const agent = start({ argv, cwd: source, env: agentEnv, user: model, log: join(cfg.results, "agent.log"), stdin }, cfg.agentTimeoutMs, cfg.graceMs);

@@ -92,7 +92,7 @@ describe("ssebench run: validation in the reference's order (exit 1)", () => {
   });
 
   test("an unknown agent lists what exists (models: model-cli.test.ts)", async () => {
-    await fails([...local, "--agent", "nosuch", "--model", "gpt-5"], msg.unknownAgent("nosuch", ["dummy", "patch", "reference"]));
+    await fails([...local, "--agent", "nosuch", "--model", "gpt-5"], msg.unknownAgent("nosuch", ["claude-code", "dummy", "patch", "reference"]));
   });
 
   test("no docker CLI on PATH: one line, and no run folder", async () => {

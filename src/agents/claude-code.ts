@@ -1,0 +1,118 @@
+/**
+ * The claude-code driver: Claude Code headless (`-p`, stream-json, prompt on stdin) against the
+ * run's gateway, with the pitfalls measured on 2.1.332 handled (docs/agents.md):
+ * - `ENABLE_TOOL_SEARCH=false`, else MCP tools hide behind ToolSearch and test_patch is never sent;
+ * - `MCP_TOOL_TIMEOUT` = the agent's whole time limit (the SDK default of 60 s cuts test_patch);
+ * - every model-name slot set to the run's model (a side call with a catalog alias would be refused);
+ * - no update check, no telemetry, no web tools (the gateway strips hosted tools too);
+ * - `--strict-mcp-config`: the ssebench MCP server only, whatever the tree holds.
+ */
+import { type Dialog, type Tokens } from "./dialog.ts";
+
+export const CLAUDE_MAX_TURNS = 500;
+
+export function claudeEnv(env: Record<string, string | undefined>, timeoutS: number): Record<string, string> {
+  const model = env.SSE_MODEL_NAME ?? "";
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  Object.assign(out, {
+    ANTHROPIC_BASE_URL: env.SSE_BASE_URL ?? "",
+    ANTHROPIC_AUTH_TOKEN: env.SSE_API_KEY ?? "",
+    ANTHROPIC_MODEL: model,
+    ANTHROPIC_DEFAULT_OPUS_MODEL: model,
+    ANTHROPIC_DEFAULT_SONNET_MODEL: model,
+    ANTHROPIC_DEFAULT_HAIKU_MODEL: model,
+    ANTHROPIC_DEFAULT_FABLE_MODEL: model,
+    ANTHROPIC_SMALL_FAST_MODEL: model,
+    CLAUDE_CODE_SUBAGENT_MODEL: model,
+    ENABLE_TOOL_SEARCH: "false",
+    MCP_TOOL_TIMEOUT: String(timeoutS * 1000),
+    MCP_TIMEOUT: "60000",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+  });
+  delete out.ANTHROPIC_API_KEY;
+  return out;
+}
+
+export function claudeArgv(bin: string, model: string, mcpUrl: string): string[] {
+  const mcp = JSON.stringify({ mcpServers: { ssebench: { type: "http", url: mcpUrl } } });
+  return [bin, "-p", "--verbose", "--output-format", "stream-json", "--dangerously-skip-permissions", "--model", model, "--max-turns", String(CLAUDE_MAX_TURNS), "--mcp-config", mcp, "--strict-mcp-config", "--disallowedTools", "WebSearch", "WebFetch"];
+}
+
+type Block = { type?: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean };
+interface StreamEvent {
+  type?: string;
+  subtype?: string;
+  message?: { content?: Block[] | string; usage?: { input_tokens?: number; output_tokens?: number } };
+  num_turns?: number;
+  is_error?: boolean;
+  result?: string;
+  usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
+}
+
+const text = (content: unknown): string => {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((c) => (typeof c === "object" && c && "text" in c ? String((c as { text: unknown }).text) : "")).join("");
+  return content === undefined ? "" : JSON.stringify(content);
+};
+
+/** Converts stream-json events into dialog entries (the reference's canonical mapping). */
+export class ClaudeStream {
+  private readonly names = new Map<string, string>();
+  private turns = 0;
+  private tokens: Tokens = { in: 0, out: 0 };
+  result: { isError: boolean; message?: string } | undefined;
+
+  constructor(private readonly dialog: Dialog) {}
+
+  line(raw: string): void {
+    let ev: StreamEvent;
+    try {
+      ev = JSON.parse(raw) as StreamEvent;
+    } catch {
+      return;
+    }
+    if (ev.type === "assistant") this.assistant(ev);
+    else if (ev.type === "user") this.user(ev);
+    else if (ev.type === "result") {
+      if (ev.num_turns !== undefined) this.turns = ev.num_turns;
+      const u = ev.usage ?? {};
+      this.tokens = { in: (u.input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0), out: u.output_tokens ?? 0 };
+      this.result = { isError: ev.is_error === true || ev.subtype !== "success", message: ev.result ?? ev.subtype };
+    }
+  }
+
+  private assistant(ev: StreamEvent): void {
+    const blocks = Array.isArray(ev.message?.content) ? ev.message.content : [];
+    const usage = ev.message?.usage;
+    for (const b of blocks) {
+      if (b.type === "text" && b.text) {
+        this.dialog.write({ type: "message", role: "assistant", content: b.text, ...(usage ? { tokens: { in: usage.input_tokens ?? 0, out: usage.output_tokens ?? 0 } } : {}) });
+      } else if (b.type === "thinking" && b.thinking) this.dialog.write({ type: "thinking", content: b.thinking });
+      else if (b.type === "tool_use" && b.id) {
+        this.names.set(b.id, b.name ?? "");
+        this.dialog.write({ type: "tool", tool_id: b.id, name: b.name ?? "", status: "running", args: b.input });
+      }
+    }
+  }
+
+  private user(ev: StreamEvent): void {
+    const blocks = Array.isArray(ev.message?.content) ? ev.message.content : [];
+    for (const b of blocks) {
+      if (b.type !== "tool_result" || !b.tool_use_id) continue;
+      const name = this.names.get(b.tool_use_id) ?? "";
+      if (b.is_error) this.dialog.write({ type: "tool", tool_id: b.tool_use_id, name, status: "error", error: text(b.content) });
+      else this.dialog.write({ type: "tool", tool_id: b.tool_use_id, name, status: "success", result: text(b.content) });
+    }
+  }
+
+  /** The closing entry: the CLI's own result, else why it ended without one. */
+  complete(exit: { code: number; stopped: boolean }, durationMs: number): void {
+    const status = exit.stopped ? "timeout" : this.result && !this.result.isError && exit.code === 0 ? "success" : "error";
+    const message = exit.stopped ? "The agent's time limit was reached" : (this.result?.message ?? `claude exited with status ${exit.code} without a result`);
+    this.dialog.write({ type: "complete", status, turns: this.turns, duration_ms: durationMs, total_tokens: this.tokens, message });
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * `ssebench-entrypoint agent-driver <name>`: the drivers of real agent CLIs, started by the
+ * reserved agent command `["ssebench:agent", "<name>"]` and run as the agent user. A driver writes
+ * the CLI's configuration, sends the task prompt (prompt.ts), runs the CLI and converts its event
+ * stream into $SSE_ARCHIVE/dialog.jsonl, keeping the raw stream beside it (`<name>.stream.jsonl`).
+ * Its exit status is the CLI's.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../errors.ts";
+import { ClaudeStream, claudeArgv, claudeEnv } from "./claude-code.ts";
+import { runCli } from "./cli-process.ts";
+import { Dialog } from "./dialog.ts";
+import { type TaskBrief, taskPrompt } from "./prompt.ts";
+
+export const DRIVERS = ["claude-code"] as const;
+
+const need = (env: Record<string, string | undefined>, name: string): string => {
+  const v = env[name];
+  if (!v) throw new UserError(`ssebench-entrypoint agent-driver: ${name} is not set (the driver runs inside a run, started by ssebench:agent)`);
+  return v;
+};
+
+export async function runDriver(args: string[], env: Record<string, string | undefined>): Promise<number> {
+  const name = args[0] ?? "";
+  if (args.length !== 1 || !(DRIVERS as readonly string[]).includes(name)) {
+    throw new UserError(`ssebench-entrypoint agent-driver: unknown agent '${name}' (drivers: ${DRIVERS.join(", ")})`, 2);
+  }
+  const archive = need(env, "SSE_ARCHIVE");
+  const brief = JSON.parse(readFileSync(need(env, "SSE_TASK_FILE"), "utf8")) as TaskBrief;
+  const model = need(env, "SSE_MODEL_NAME");
+  const cwd = env.SSE_SOURCE || brief.source;
+  const agentDir = env.SSE_AGENT_DIR || "/opt/agent";
+  const timeoutS = Number(env.TIMEOUT) > 0 ? Number(env.TIMEOUT) : 14400;
+  const prompt = taskPrompt(brief);
+  const dialog = new Dialog(join(archive, "dialog.jsonl"));
+  dialog.write({ type: "init", data: { task: brief.id, cwd, model, agent: name } });
+  dialog.write({ type: "prompt", content: prompt });
+  const stream = new ClaudeStream(dialog);
+  const exit = await runCli({
+    argv: claudeArgv(join(agentDir, "bin", "claude"), model, need(env, "SSE_MCP_URL")),
+    env: claudeEnv(env, timeoutS),
+    cwd,
+    stdin: prompt,
+    rawFile: join(archive, `${name}.stream.jsonl`),
+    onLine: (line) => stream.line(line),
+  });
+  stream.complete(exit, dialog.elapsedMs());
+  dialog.close();
+  return exit.stopped ? 124 : exit.code;
+}

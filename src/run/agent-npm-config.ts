@@ -1,0 +1,49 @@
+/**
+ * The `npm` key of agent.yaml: an agent CLI installed from the npm registry on the host (image
+ * builds have no network), pinned by version and by the integrity of every package it installs,
+ * of which only the named files are copied into the agent's build context.
+ *
+ * ```yaml
+ * npm:
+ *   package: "@anthropic-ai/claude-code"
+ *   version: 2.1.332
+ *   integrity:                       # every package npm installs, as its lockfile records it
+ *     "@anthropic-ai/claude-code": sha512-…
+ *     "@anthropic-ai/claude-code-linux-x64": sha512-…
+ *   files:                           # build-context path (under npm/) → path in the install
+ *     claude: node_modules/@anthropic-ai/claude-code-linux-x64/claude
+ * ```
+ */
+export interface NpmCli {
+  package: string;
+  version: string;
+  integrity: Record<string, string>;
+  files: Record<string, string>;
+}
+
+const PACKAGE = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
+const VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+const INTEGRITY = /^sha512-[A-Za-z0-9+/]+={0,2}$/;
+const CONTEXT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+const INSTALL_PATH = /^node_modules\/(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9@_./+-]+$/;
+
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Checks the `npm` mapping; `fail(detail)` makes the error that names the file. */
+export function parseNpmCli(value: unknown, fail: (detail: string) => Error): NpmCli {
+  if (!isMap(value)) throw fail("npm must be a mapping with package, version, integrity and files");
+  const extra = Object.keys(value).filter((k) => !["package", "version", "integrity", "files"].includes(k));
+  if (extra.length > 0) throw fail(`npm: unknown key(s): ${extra.join(", ")}`);
+  const { package: pkg, version, integrity, files } = value;
+  if (typeof pkg !== "string" || !PACKAGE.test(pkg)) throw fail("npm.package must be an npm package name");
+  if (typeof version !== "string" || !VERSION.test(version)) throw fail("npm.version must be an exact version such as 1.2.3 (a string)");
+  if (!isMap(integrity) || !(pkg in integrity)) throw fail(`npm.integrity must map every installed package (at least ${pkg}) to its sha512 integrity`);
+  for (const [name, sri] of Object.entries(integrity)) {
+    if (!PACKAGE.test(name) || typeof sri !== "string" || !INTEGRITY.test(sri)) throw fail(`npm.integrity.${name} must be a sha512-… integrity of an npm package`);
+  }
+  if (!isMap(files) || Object.keys(files).length === 0) throw fail("npm.files must map at least one build-context name to a path in the install");
+  for (const [name, path] of Object.entries(files)) {
+    if (!CONTEXT_NAME.test(name) || typeof path !== "string" || !INSTALL_PATH.test(path)) throw fail(`npm.files.${name} must be a path under node_modules/ without '.' or '..' segments`);
+  }
+  return { package: pkg, version, integrity: integrity as Record<string, string>, files: files as Record<string, string> };
+}
