@@ -62,8 +62,8 @@ describe("ssebench run: command line (exit 2)", () => {
 
 describe("ssebench run: validation in the reference's order (exit 1)", () => {
   test("an unknown or misspelt agent says so first (not that it needs --model)", async () => {
-    await fails([...local, "--agent", "nosuch"], msg.unknownAgent("nosuch", ["dummy", "patch", "reference"]));
-    await fails([...local, "--agent", "refrence"], "Unknown agent 'refrence'. Did you mean 'reference'? Available agents: dummy, patch, reference");
+    await fails([...local, "--agent", "nosuch"], msg.unknownAgent("nosuch", ["claude-code", "dummy", "patch", "reference"]));
+    await fails([...local, "--agent", "refrence"], "Unknown agent 'refrence'. Did you mean 'reference'? Available agents: claude-code, dummy, patch, reference");
   });
 
   test("egress: a bad setting, and open egress is refused", async () => {
