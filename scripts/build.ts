@@ -7,7 +7,6 @@
  * it with --version before it is accepted.
  */
 import { parseArgs } from "node:util";
-import { writeCompiledValidators } from "./compile-validators.ts";
 
 const { values } = parseArgs({ options: { target: { type: "string" } } });
 const binaries = [
@@ -15,8 +14,15 @@ const binaries = [
   { entry: "src/ssebench-entrypoint.ts", name: "ssebench-entrypoint" },
 ];
 const outDir = values.target ? `dist/${values.target}` : "dist";
-// The formats' checkers, compiled from the arktype models before they are bundled (check.ts).
-await writeCompiledValidators();
+// The formats' checkers, compiled from the arktype models before they are bundled (check.ts). In a
+// process of its own: loading the formats here filled this process's resolver cache before the
+// file existed, and Bun.build then failed now and then with 'Could not resolve
+// "./compiled-validators.js"' on a fresh clone.
+const compiled = Bun.spawnSync([process.execPath, `${import.meta.dir}/compile-validators.ts`], { stdout: "ignore", stderr: "inherit" });
+if (compiled.exitCode !== 0) {
+  console.error("build: compiling the validators failed");
+  process.exit(1);
+}
 
 for (const { entry, name } of binaries) {
   const outfile = `${outDir}/${name}`;
