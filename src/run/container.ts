@@ -95,6 +95,15 @@ export interface RunningContainer {
   done: Promise<number>;
   /** the container ID once docker wrote the cidfile (undefined if it never started) */
   id(): string | undefined;
+  /** the engine's refusal when the container did not start (`docker run` status 125), once done */
+  startError(): string | undefined;
+}
+
+/** docker's own lines ("docker: Error response from daemon: …") of a `docker run` that failed to start. */
+export function engineRefusal(code: number, stderr: string): string | undefined {
+  if (code !== 125) return undefined;
+  const lines = stderr.split("\n").filter((l) => l.startsWith("docker: ")).map((l) => l.slice("docker: ".length).trim());
+  return lines.length > 0 ? lines.join("; ") : undefined;
 }
 
 /** Starts the container in the foreground; output goes to onOutput. */
@@ -117,12 +126,14 @@ export function startContainer(docker: Docker, spec: ContainerSpec, onOutput: (c
     if (kept) onOutput(kept);
   };
   // docker's own refusal (e.g. `--cpus` above the host's) was streamed through onOutput already.
+  let refusal: string | undefined;
   const done = docker.call(runArgs(spec, cidfile), { onOutput: filtered }).then((r) => {
     readCid();
     rmSync(temp, { recursive: true, force: true });
+    refusal = engineRefusal(r.code, r.stderr);
     return r.code;
   });
-  return { done, id: readCid };
+  return { done, id: readCid, startError: () => refusal };
 }
 
 /** `docker stop --time <grace>`; waits up to 10 s for the cidfile of a container still starting. */

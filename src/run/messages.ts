@@ -40,6 +40,17 @@ export const msg = {
   pathSegment: (flag: string, value: string) =>
     `${flag} '${value}' cannot be used as a folder name in the results (letters, digits, '.', '_', '-' only)`,
 
+  // what the engine accepts (docker info; exit 1, nothing started)
+  cpusOutOfRange: (cpus: number, engine: number) =>
+    `--cpus ${cpus}: the Docker engine accepts 0.01 to ${engine} (it has ${engine} CPUs)`,
+  memoryTooSmall: (memory: string) => `--memory ${memory}: the Docker engine accepts no less than 6m`,
+  memoryTooLarge: (memory: string, bytes: number) =>
+    `--memory ${memory}: the Docker engine's machine has only ${(bytes / 1024 ** 3).toFixed(1)}g of memory`,
+  diskLow: (dir: string, free: number, minGb: number) =>
+    `Only ${(free / 1e9).toFixed(1)} GB free on the Docker engine's disk (${dir}), below ${minGb} GB; free some (ssebench's images: docker images '*/ssebench/*') or set SSEBENCH_MIN_FREE_GB`,
+  minFreeSetting: (value: string) => `SSEBENCH_MIN_FREE_GB='${value}' is not a number of GB (0 turns the check off)`,
+  containerNotStarted: (detail: string) => `The container did not start: ${detail}`,
+
   // §4.2 validation (exit 1, nothing started)
   modelRequired: (agent: string) =>
     `--model is required with --agent ${agent}; only agents that make no model calls (dummy, reference) run without one`,

@@ -11,6 +11,7 @@ import type { ContainerRecord, DiskUsage, RunConfig, Summary } from "../formats/
 import { caseBaseImages, ensureCaseImage } from "./case-image.ts";
 import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, inspectContainer, startContainer, stopContainer, teardown } from "./container.ts";
 import { saveDigestCache } from "./content-hash.ts";
+import { checkFreeSpace, checkResources, engineFacts } from "./engine-check.ts";
 import type { Docker } from "./docker.ts";
 import { RunGuard } from "./guard.ts";
 import type { Home } from "./home.ts";
@@ -234,7 +235,11 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   timer.lap("validation");
   const runId = opts.runId ?? newRunId(startedAt);
   // Before the run folder exists: a missing docker CLI or a dead engine leaves nothing behind.
-  const known = await lookUpLayers(docker, plan);
+  const [known, facts] = await Promise.all([lookUpLayers(docker, plan), engineFacts(docker)]);
+  if (facts) {
+    checkResources(opts.resources, facts);
+    checkFreeSpace(facts.rootDir, deps.env);
+  }
   const run = createRunDir(opts.results, { task: plan.task.id, model: plan.model, agent: plan.agent.name, runId }, reporter.warn);
   const config = runConfig(opts, plan, toolTag(plan.registry, plan.task.id));
   const guard = new RunGuard(opts.runTimeout, reporter.warn, deps.handleSignals, deps.stop);
@@ -267,6 +272,9 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     timer.lap("docker_run");
     guard.onStop(undefined);
     containerId = running.id();
+    // The engine's reason is kept in the record (result.json's error_msg), not only on stderr.
+    const refusal = running.startError();
+    if (refusal) throw new UserError(msg.containerNotStarted(refusal));
     clientStatus = status;
   } catch (error) {
     if (!(error instanceof UserError)) throw error;

@@ -13,6 +13,8 @@ export interface FakeContainer {
   oomKilled?: boolean;
   /** resolves when the container should finish (default: at once) */
   until?: Promise<void>;
+  /** the engine refuses to start it: `docker run` exits 125 with this on stderr */
+  refusal?: string;
 }
 
 export class FakeDocker implements Docker {
@@ -22,6 +24,8 @@ export class FakeDocker implements Docker {
   container: FakeContainer = {};
   /** what `docker image inspect --format {{json .Config}}` shows for every image */
   config: Record<string, unknown> = { Cmd: ["echo", "fake"], Env: ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"] };
+  /** what `docker info` answers (NCPU, MemTotal, DockerRootDir); undefined: the call fails */
+  info: { cpus: number; memoryBytes: number; rootDir: string } | undefined = { cpus: 64, memoryBytes: 64 * 1024 ** 3, rootDir: "" };
   stopped = false;
   private builds = 0;
   private stopContainer: (() => void) | undefined;
@@ -53,6 +57,13 @@ export class FakeDocker implements Docker {
       opts.onOutput?.("Step 1/1 : FROM x\n", "stdout");
       this.images.set(tag, { id, inputs: label.split("=")[1] as string });
       return ok();
+    }
+    if (verb === "info") {
+      if (!this.info) return { code: 1, stdout: "", stderr: "info failed" };
+      return ok(`${this.info.cpus}\t${this.info.memoryBytes}\t${JSON.stringify(this.info.rootDir)}\n`);
+    }
+    if (verb === "run" && this.container.refusal) {
+      return { code: 125, stdout: "", stderr: `docker: ${this.container.refusal}\nSee 'docker run --help'.\n` };
     }
     if (verb === "run") {
       writeFileSync(args[args.indexOf("--cidfile") + 1] as string, "cid123");

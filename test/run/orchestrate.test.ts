@@ -4,10 +4,11 @@
  * The same flows against the real engine are in test/e2e/run.test.ts.
  */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, readlinkSync, statfsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/summary.ts";
 import type { Home } from "../../src/run/home.ts";
+import { checkFreeSpace } from "../../src/run/engine-check.ts";
 import { msg } from "../../src/run/messages.ts";
 import { parseRunOptions, type RawRunArgs } from "../../src/run/options.ts";
 import { runTask } from "../../src/run/orchestrate.ts";
@@ -57,6 +58,7 @@ describe("runTask with a fake docker", () => {
     expect(outcome.built.map((t) => t.replace(/^.*\/ssebench\//, "").split("/")[0])).toEqual(["case", "tool", "agent-files", "agent-dummy"]);
     expect(docker.verbs()).toEqual([
       "image inspect",
+      "info",
       "build",
       "build",
       "build",
@@ -138,7 +140,7 @@ describe("runTask with a fake docker", () => {
     await run({ runId: "taken" });
     docker.calls.length = 0;
     await expect(run({ runId: "taken" })).rejects.toThrow("already has results; give the run another --run-id");
-    expect(docker.verbs()).toEqual(["image inspect"]);
+    expect(docker.verbs()).toEqual(["image inspect", "info"]);
   });
 
   test("no run makes a network: every container runs with --network none", async () => {
@@ -166,6 +168,42 @@ describe("runTask with a fake docker", () => {
     expect(reporter.lines.some((l) => l.startsWith("warn: The run exceeded its time limit of 1s during the container run"))).toBe(true);
     expect(docker.verbs().slice(-2)).toEqual(["container inspect", "rm"]);
     expect(outcome.lines[0]).toBe("Result: dummy agent on tiny-task: stopped at the run time limit (--run-timeout), no check ran");
+  });
+
+  test("--cpus and --memory outside what the engine accepts are refused before anything is built", async () => {
+    docker.info = { cpus: 2, memoryBytes: 8 * 1024 ** 3, rootDir: "" };
+    await expect(run({ cpus: "3" })).rejects.toThrow("--cpus 3: the Docker engine accepts 0.01 to 2 (it has 2 CPUs)");
+    await expect(run({ cpus: "0.001" })).rejects.toThrow("--cpus 0.001: the Docker engine accepts 0.01 to 2 (it has 2 CPUs)");
+    await expect(run({ memory: "5m" })).rejects.toThrow("--memory 5m: the Docker engine accepts no less than 6m");
+    await expect(run({ memory: "9g" })).rejects.toThrow("--memory 9g: the Docker engine's machine has only 8.0g of memory");
+    expect(docker.verbs().filter((v) => v === "build" || v === "run")).toEqual([]);
+  });
+
+  test("too little free space on the engine's disk stops the run before building; SSEBENCH_MIN_FREE_GB moves the threshold", async () => {
+    docker.info = { cpus: 2, memoryBytes: 8 * 1024 ** 3, rootDir: scratch.path };
+    const s = statfsSync(scratch.path);
+    const freeGb = (s.bavail * s.bsize) / 1e9;
+    const above = String(Math.ceil(freeGb) + 1000);
+    expect(() => checkFreeSpace(scratch.path, { SSEBENCH_MIN_FREE_GB: above })).toThrow(
+      new RegExp(`^Only [0-9.]+ GB free on the Docker engine's disk \\(${scratch.path}\\), below ${above} GB; free some \\(ssebench's images: docker images '\\*/ssebench/\\*'\\) or set SSEBENCH_MIN_FREE_GB$`),
+    );
+    expect(msg.diskLow("/var/lib/docker", 1.23e9, 5)).toBe(
+      "Only 1.2 GB free on the Docker engine's disk (/var/lib/docker), below 5 GB; free some (ssebench's images: docker images '*/ssebench/*') or set SSEBENCH_MIN_FREE_GB",
+    );
+    expect(() => checkFreeSpace(scratch.path, { SSEBENCH_MIN_FREE_GB: "0" })).not.toThrow();
+    expect(() => checkFreeSpace(scratch.path, { SSEBENCH_MIN_FREE_GB: "lots" })).toThrow("SSEBENCH_MIN_FREE_GB='lots' is not a number of GB (0 turns the check off)");
+    const reporter = memoryReporter();
+    const opts = parseRunOptions({ task: "tiny-task", agent: "dummy", local: fixtures, results: join(scratch.path, "results"), runId: "disk-low" }, [], {});
+    await expect(runTask(opts, { docker, reporter, home, env: { SSEBENCH_MIN_FREE_GB: above }, handleSignals: false })).rejects.toThrow(/^Only [0-9.]+ GB free/);
+    expect(docker.verbs()).toEqual(["image inspect", "info"]);
+  });
+
+  test("a container the engine refuses to start: its message is in the record and the run fails with it", async () => {
+    docker.container = { refusal: "Error response from daemon: Range of CPUs is from 0.01 to 2.00, as there are only 2 CPUs available." };
+    const line = "The container did not start: Error response from daemon: Range of CPUs is from 0.01 to 2.00, as there are only 2 CPUs available.";
+    await expect(run({ runId: "refused" })).rejects.toThrow(line);
+    const result = JSON.parse(readFileSync(join(scratch.path, "results", "tiny-task", "none", "dummy", "refused", "result.json"), "utf8"));
+    expect(result.patch_result).toMatchObject({ status: "error", error_type: "infra", error_msg: line });
   });
 
   test("--require-pass: exit 1 unless passed", async () => {
