@@ -48,6 +48,10 @@ export const taskMessages = {
 
 export const reportMessages = {
   valid: (dir: string, n: number) => `${dir}: ${n} tasks are valid`,
+  /** ours: the reference also prints `<dir>: 0 of 0 tasks are invalid` for a path that is no folder */
+  dirMissing: (dir: string) => `${dir}: does not exist`,
+  notADatasetFolder: (dir: string) =>
+    `${dir}: not a dataset; give a dataset folder (one with dataset.yaml and a folder per task) or an item dataset FILE.yaml (kind: Dataset)`,
   invalid: (dir: string, k: number, n: number) => `${dir}: ${k} of ${n} tasks are invalid`,
   noManifest: (dir: string) => `${dir}: not a valid dataset, so no manifest was generated`,
   noLock: (dir: string) => `${dir}: not a valid dataset, so no lock was generated`,

@@ -97,7 +97,7 @@ describe("bad input gives one clear line and exit 1", () => {
 
   test("missing, empty and file DIR", async () => {
     const missing = join(tmp.path, "missing");
-    await expectFailure(["dataset", "validate", missing], `${missing}: not a directory`);
+    expect((await expectFailure(["dataset", "validate", missing], `${missing}: does not exist`)).stderr).toBe(`${missing}: does not exist\n`);
     const empty = join(tmp.path, "empty");
     mkdirSync(empty);
     const out = await expectFailure(["dataset", "validate", empty], `${empty}: no task folders`);
@@ -105,6 +105,8 @@ describe("bad input gives one clear line and exit 1", () => {
     const file = join(tmp.path, "file.txt");
     writeFileSync(file, "x");
     await expectFailure(["dataset", "manifest", file], `${file}: not a directory`);
+    const notes = await expectFailure(["dataset", "validate", file], `${file}: not a dataset; give a dataset folder (one with dataset.yaml and a folder per task) or an item dataset FILE.yaml (kind: Dataset)`);
+    expect(notes.stderr.split("\n")).toHaveLength(2);
   });
 
   test("manifest --check and -o on a folder", async () => {

@@ -50,7 +50,10 @@ describe("dataset validate: output and exit codes (§1.4)", () => {
 
   test("missing DIR, empty DIR, missing and non-mapping dataset.yaml", () => {
     const missing = join(tmp.path, "nope");
-    expect(runValidate(missing).stderr).toBe(`${missing}: not a directory\n${missing}: 0 of 0 tasks are invalid\n`);
+    expect(runValidate(missing).stderr).toBe(`${missing}: does not exist\n`);
+    const file = join(tmp.path, "notes.txt");
+    writeFileSync(file, "a: b\n");
+    expect(runValidate(file)).toEqual({ stdout: "", stderr: `${file}: not a dataset; give a dataset folder (one with dataset.yaml and a folder per task) or an item dataset FILE.yaml (kind: Dataset)\n`, exitCode: 1 });
     const empty = join(tmp.path, "empty");
     mkdirSync(empty);
     expect(runValidate(empty).stderr).toBe(`${empty}: dataset.yaml: missing\n${empty}: no task folders\n${empty}: 0 of 0 tasks are invalid\n`);

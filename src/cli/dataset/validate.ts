@@ -11,6 +11,11 @@ export default defineCommand({
   async run({ args }) {
     const { statSync } = await import("node:fs");
     if (args.dir && statSync(args.dir, { throwIfNoEntry: false })?.isFile()) {
+      // Only YAML files are item datasets; any other file is named as not a dataset.
+      if (!/\.ya?ml$/i.test(args.dir)) {
+        const { runValidate } = await import("../../dataset/validate-command.ts");
+        return emit(runValidate(args.dir));
+      }
       const items = await import("../../items/commands.ts");
       return items.runValidate(args.dir);
     }
