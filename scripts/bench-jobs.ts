@@ -2,8 +2,11 @@
  * Wall time of a 12-trial job (the C and Rust demo tasks × {reference, dummy} × 3 attempts) at
  * --jobs 1 and --jobs 2, against the same 12 trials as separate `ssebench run` calls one after
  * another (the baseline, measured in the same run). Layers are built once beforehand, so every
- * mode measures runs, not builds. Needs the engine and the base images; build first.
- * Usage: bun scripts/bench-jobs.ts
+ * mode measures runs, not builds. The job also runs at --jobs 1 and 2 with each trial limited to
+ * --cpus 1: with the default --cpus 2 on a 2-core host two trials at once share the same cores, so
+ * only this pair shows how the job scales in --jobs up to the host's cores.
+ * Needs the engine and the base images; build first.
+ * Usage: bun scripts/bench-jobs.ts   (BENCH_ROUNDS=N, default 3; BENCH_MODES=a,b to run some modes only)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,11 +40,14 @@ try {
     loop,
     "jobs 1": () => run([...matrix, "--jobs", "1", "--job", `bench-${++job}`]),
     "jobs 2": () => run([...matrix, "--jobs", "2", "--job", `bench-${++job}`]),
+    "jobs 1 cpus 1": () => run([...matrix, "--cpus", "1", "--jobs", "1", "--job", `bench-${++job}`]),
+    "jobs 2 cpus 1": () => run([...matrix, "--cpus", "1", "--jobs", "2", "--job", `bench-${++job}`]),
   };
   // The machine is shared: the modes take turns, in a rotating order, and the median of the rounds counts.
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-  const times: Record<string, number[]> = { loop: [], "jobs 1": [], "jobs 2": [] };
-  const names = Object.keys(modes);
+  const names = process.env.BENCH_MODES ? process.env.BENCH_MODES.split(",") : Object.keys(modes);
+  for (const n of names) if (!modes[n]) throw new Error(`BENCH_MODES: unknown mode '${n}' (${Object.keys(modes).join(", ")})`);
+  const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < names.length; i++) {
       const name = names[(i + r) % names.length] as string;
@@ -49,12 +55,23 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-  const [l, one, two] = names.map((n) => median(times[n] as number[])) as [number, number, number];
+  const m = (n: string) => (times[n]?.length ? median(times[n]) : undefined);
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const l = m("loop");
+  const vsLoop = (ms: number) => (l === undefined ? "" : ` (${(ms / l).toFixed(2)}x baseline)`);
+  const speedUp = (one: string, two: string) => {
+    const [a, b] = [m(one), m(two)];
+    return a === undefined || b === undefined ? "" : `; ${one} / ${two} = ${(a / b).toFixed(2)}`;
+  };
+  const lines: Record<string, (ms: number) => string> = {
+    loop: (ms) => `12 separate ssebench run calls        ${s(ms)} (baseline)`,
+    "jobs 1": (ms) => `job --jobs 1                          ${s(ms)}${vsLoop(ms)}`,
+    "jobs 2": (ms) => `job --jobs 2                          ${s(ms)}${vsLoop(ms)}${speedUp("jobs 1", "jobs 2")}`,
+    "jobs 1 cpus 1": (ms) => `job --jobs 1, each trial --cpus 1     ${s(ms)}${vsLoop(ms)}`,
+    "jobs 2 cpus 1": (ms) => `job --jobs 2, each trial --cpus 1     ${s(ms)}${vsLoop(ms)}${speedUp("jobs 1 cpus 1", "jobs 2 cpus 1")}`,
+  };
   console.log(`12 trials (${tasks.join(", ")} × ${agents.join(", ")} × ${attempts}), median of ${rounds} rounds`);
-  console.log(`12 separate ssebench run calls  ${s(l)} (baseline)`);
-  console.log(`job --jobs 1                    ${s(one)} (${(one / l).toFixed(2)}x baseline)`);
-  console.log(`job --jobs 2                    ${s(two)} (${(two / l).toFixed(2)}x baseline; --jobs 1 / --jobs 2 = ${(one / two).toFixed(2)})`);
+  for (const n of names) console.log((lines[n] as (ms: number) => string)(m(n) as number));
   for (const n of names) console.log(`  ${n}: ${(times[n] as number[]).map(s).join(", ")}`);
 } finally {
   rmSync(results, { recursive: true, force: true });
