@@ -1,0 +1,85 @@
+/**
+ * Agent layers and driver start-up on the real engine (docs/agents.md, "Performance"):
+ * 1. per demo task, the agent layer of claude-code (the 402 MB CLI copied from its files image onto
+ *    the task's tool layer) built from scratch — time (summary.json timings_ms.layers) and the size
+ *    it adds over the tool layer — against the dummy agent's layer built the same way (baseline);
+ * 2. start-to-first-model-call: the container's start (docker's StartedAt) to the gateway's first
+ *    ledger line, for the claude-code driver against a bash agent that calls the model at once
+ *    (test/e2e/fixtures/model-agent, baseline), both on the same task and scripted model.
+ * Needs the engine and the demo base images; removes only the agent-layer tags it rebuilds.
+ *   bun scripts/bench-agents.ts [repeats=3]
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const repeats = Number(process.argv[2] ?? 3);
+const home = mkdtempSync(join(tmpdir(), "ssebench-bench-agents-"));
+for (const n of ["images", "runtime", "datasets", "models"]) symlinkSync(join(root, n), join(home, n));
+mkdirSync(join(home, "agents"));
+for (const a of readdirSync(join(root, "agents"))) symlinkSync(join(root, "agents", a), join(home, "agents", a));
+symlinkSync(join(root, "test", "e2e", "fixtures", "model-agent"), join(home, "agents", "model-agent"));
+const results = join(home, "results");
+const docker = (args: string[]) => Bun.spawnSync(["docker", ...args], { stdout: "pipe", stderr: "pipe" }).stdout.toString().trim();
+const REGISTRY = "ghcr.io/42-b3yond-6ug/ssebench";
+let n = 0;
+
+async function run(task: string, agent: string, model: string | undefined): Promise<{ dir: string; layersMs: number }> {
+  const id = `bench-${++n}`;
+  const args = [join(root, "dist", "ssebench"), "run", "--local", join(root, "datasets", "demo"), "--task", task, "--results", results, "--agent", agent, "--run-id", id, "--timeout", "300"];
+  if (model) args.push("--model", model);
+  const p = Bun.spawn(args, { env: { ...process.env, SSEBENCH_HOME: home }, stdout: "pipe", stderr: "pipe" });
+  const [out, err] = [await new Response(p.stdout).text(), await new Response(p.stderr).text()];
+  await p.exited;
+  const dir = join(results, task, model ?? "none", agent, id);
+  let summary: { timings_ms: Record<string, number> };
+  try {
+    summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
+  } catch {
+    throw new Error(`run ${id} left no summary:\n${out}\n${err}`);
+  }
+  return { dir, layersMs: summary.timings_ms.layers ?? 0 };
+}
+
+const size = (ref: string) => Number(docker(["image", "inspect", "--format", "{{.Size}}", ref]) || 0);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+
+try {
+  const tasks = readdirSync(join(root, "datasets", "demo"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  console.log("| task | agent layer | build (median) | adds over the tool layer | dummy's layer (baseline) | ratio |");
+  console.log("|---|---|---|---|---|---|");
+  for (const task of tasks) {
+    const builds: Record<string, number[]> = { "claude-code": [], dummy: [] };
+    for (let i = 0; i < repeats; i++) {
+      for (const [agent, version, model] of [["claude-code", "2.1.332", "scripted"], ["dummy", "1.0.0", undefined]] as const) {
+        docker(["image", "rm", `${REGISTRY}/agent-${agent}/${task}:${version}`]);
+        builds[agent]?.push((await run(task, agent, model)).layersMs);
+      }
+    }
+    const tool = size(`${REGISTRY}/tool/${task}:0.1.0`);
+    const added = size(`${REGISTRY}/agent-claude-code/${task}:2.1.332`) - tool;
+    const cc = median(builds["claude-code"] as number[]);
+    const dm = median(builds.dummy as number[]);
+    console.log(`| ${task} | claude-code | ${(cc / 1000).toFixed(1)} s | ${mb(added)} | ${(dm / 1000).toFixed(1)} s | ${(cc / dm).toFixed(1)}× |`);
+  }
+
+  const firstCall = (dir: string) => {
+    const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as { container: { started_at: string } };
+    const first = JSON.parse(readFileSync(join(dir, "model-calls.jsonl"), "utf8").split("\n")[0] as string) as { time: string };
+    return Date.parse(first.time) - Date.parse(summary.container.started_at);
+  };
+  const task = "htmlesc-quote-overflow";
+  const times: Record<string, number[]> = { "claude-code": [], "model-agent": [] };
+  for (let i = 0; i < repeats; i++) {
+    for (const agent of ["claude-code", "model-agent"]) times[agent]?.push(firstCall((await run(task, agent, "scripted")).dir));
+  }
+  const cc = median(times["claude-code"] as number[]);
+  const base = median(times["model-agent"] as number[]);
+  console.log("\n| driver | container start → first model call (median) | bash agent (baseline) | ratio |");
+  console.log("|---|---|---|---|");
+  console.log(`| claude-code | ${cc} ms | ${base} ms | ${(cc / base).toFixed(1)}× |`);
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
