@@ -27,10 +27,11 @@ const args = {
     plugin: { type: "string", description: "Install and run this plugin (repeatable; default: those enabled in plugins.yaml)", valueHint: "NAME" },
     mode: { type: "string", description: "sandbox (default) or sidecar (not supported yet)", valueHint: "MODE" },
     difficulty: { type: "string", description: "How much checking the agent may ask for, 0 (all) to 4 (none); default 2", valueHint: "0-4" },
-    timeout: { type: "string", description: "Agent time limit in seconds (default 3600); grading gets the same", valueHint: "SECONDS" },
+    timeout: { type: "string", description: "Agent time limit in seconds (default 3600)", valueHint: "SECONDS" },
+    "grading-timeout": { type: "string", description: "Grading time limit in seconds (default: --timeout)", valueHint: "SECONDS" },
     "run-timeout": {
       type: "string",
-      description: "Limit of the whole run: pull, builds, agent, grading, teardown (default 2 x --timeout + 1800)",
+      description: "Limit of the whole run: pull, builds, agent, grading, teardown (default --timeout + --grading-timeout + 1800)",
       valueHint: "SECONDS",
     },
     egress: { type: "string", description: "Network policy: restricted (default; open is not available in this build)", valueHint: "POLICY" },
@@ -57,6 +58,7 @@ export default defineCommand({
       {
         ...args,
         runTimeout: args["run-timeout"],
+        gradingTimeout: args["grading-timeout"],
         pidsLimit: args["pids-limit"],
         runId: args["run-id"],
         requirePass: args["require-pass"],

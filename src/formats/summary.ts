@@ -28,6 +28,8 @@ export interface RunConfig {
   mode: "sandbox" | "sidecar";
   /** the agent's limit (TIMEOUT), seconds */
   timeout: number;
+  /** grading's limit (SSE_GRADING_TIMEOUT), seconds */
+  grading_timeout: number;
   /** the whole run's limit (pull, builds, agent, grading, teardown), seconds */
   run_timeout: number;
   difficulty: number;

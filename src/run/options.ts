@@ -27,8 +27,10 @@ export interface RunOptions {
   plugins: string[] | undefined;
   mode: Mode;
   difficulty: number;
-  /** the agent's time limit, seconds (TIMEOUT in the container; grading uses it too) */
+  /** the agent's time limit, seconds (TIMEOUT in the container) */
   timeout: number;
+  /** grading's time limit, seconds (SSE_GRADING_TIMEOUT; default: the agent's) */
+  gradingTimeout: number;
   /** the whole run's limit, seconds: pull, builds, agent, grading and teardown */
   runTimeout: number;
   egress: Egress;
@@ -70,9 +72,9 @@ export function defaultCpus(): number {
   return Math.min(2, availableParallelism());
 }
 
-/** Default whole-run limit: agent time + grading time (the evaluator reuses TIMEOUT) + overhead. */
-export function defaultRunTimeout(timeout: number): number {
-  return 2 * timeout + DEFAULTS.runOverheadSeconds;
+/** Default whole-run limit: agent time + grading time (by default the agent's) + overhead. */
+export function defaultRunTimeout(timeout: number, gradingTimeout = timeout): number {
+  return timeout + gradingTimeout + DEFAULTS.runOverheadSeconds;
 }
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -135,6 +137,7 @@ export interface RawRunArgs {
   mode?: string;
   difficulty?: string;
   timeout?: string;
+  gradingTimeout?: string;
   runTimeout?: string;
   egress?: string;
   runId?: string;
@@ -164,6 +167,8 @@ export function parseRunOptions(
   const difficulty = raw.difficulty ?? String(DEFAULTS.difficulty);
   if (!/^[0-4]$/.test(difficulty)) throw usageError(msg.difficulty(difficulty));
   const timeout = raw.timeout === undefined ? DEFAULTS.timeout : positiveInt("--timeout", raw.timeout, MAX_SECONDS.timeout);
+  const gradingTimeout =
+    raw.gradingTimeout === undefined ? timeout : positiveInt("--grading-timeout", raw.gradingTimeout, MAX_SECONDS.timeout);
   const cpus = raw.cpus === undefined ? defaultCpus() : Number(raw.cpus);
   if (!(cpus > 0) || !/^[0-9]*\.?[0-9]+$/.test(raw.cpus ?? "1")) throw usageError(msg.cpus(raw.cpus ?? ""));
   const memory = raw.memory ?? DEFAULTS.memory;
@@ -187,8 +192,9 @@ export function parseRunOptions(
     mode: choice("--mode", raw.mode ?? "sandbox", MODES),
     difficulty: Number(difficulty),
     timeout,
+    gradingTimeout,
     runTimeout:
-      raw.runTimeout === undefined ? defaultRunTimeout(timeout) : positiveInt("--run-timeout", raw.runTimeout, MAX_SECONDS.runTimeout),
+      raw.runTimeout === undefined ? defaultRunTimeout(timeout, gradingTimeout) : positiveInt("--run-timeout", raw.runTimeout, MAX_SECONDS.runTimeout),
     egress,
     runId: raw.runId === undefined ? undefined : checkRunId(raw.runId),
     requirePass: Boolean(raw.requirePass),

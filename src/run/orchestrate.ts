@@ -85,6 +85,7 @@ function runConfig(opts: RunOptions, plan: RunPlan, tool: string): RunConfig {
     model: plan.model,
     mode: opts.mode,
     timeout: opts.timeout,
+    grading_timeout: opts.gradingTimeout,
     run_timeout: opts.runTimeout,
     difficulty: opts.difficulty,
     tool_layer: tool,
@@ -193,7 +194,7 @@ function containerSpec(
     SSE_ARCHIVE: ARCHIVE_MOUNT,
     SSE_DIFFICULTY: String(opts.difficulty),
     TIMEOUT: String(opts.timeout),
-    SSE_GRADING_TIMEOUT: String(opts.timeout),
+    SSE_GRADING_TIMEOUT: String(opts.gradingTimeout),
     ...pickRunUids(),
   };
   if (plan.served) env.SSE_MODEL_NAME = plan.served.config.name;

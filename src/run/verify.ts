@@ -97,6 +97,7 @@ function runOptions(v: VerifyOptions, task: string, agent: string, runsDir: stri
     mode: "sandbox",
     difficulty: DEFAULTS.difficulty,
     timeout: v.timeout,
+    gradingTimeout: v.timeout,
     runTimeout: defaultRunTimeout(v.timeout),
     egress: "restricted",
     runId,

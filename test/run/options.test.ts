@@ -11,6 +11,12 @@ describe("run options", () => {
     expect(parseRunOptions({ task: "t", agent: "dummy", timeout: "60" }, [], {}).runTimeout).toBe(1920);
   });
 
+  test("--grading-timeout limits grading apart from the agent (default: --timeout); the run's default limit adds both", () => {
+    expect(parseRunOptions({ task: "t", agent: "dummy", timeout: "60" }, [], {})).toMatchObject({ timeout: 60, gradingTimeout: 60, runTimeout: 1920 });
+    expect(parseRunOptions({ task: "t", agent: "dummy", timeout: "60", gradingTimeout: "300" }, [], {})).toMatchObject({ timeout: 60, gradingTimeout: 300, runTimeout: 2160 });
+    expect(() => parseRunOptions({ task: "t", agent: "dummy", gradingTimeout: "0" }, [], {})).toThrow("--grading-timeout must be a positive whole number (got '0')");
+  });
+
   test("--plugin is repeatable and takes comma lists; absent is not the same as empty", () => {
     expect(repeatedFlag(["--plugin", "a", "--x", "--plugin=b,c", "--", "--plugin", "d"], "plugin")).toEqual(["a", "b", "c"]);
     expect(repeatedFlag(["--plugin="], "plugin")).toEqual([]);

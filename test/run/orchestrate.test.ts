@@ -83,6 +83,7 @@ describe("runTask with a fake docker", () => {
     const { outcome } = await run();
     const summary = JSON.parse(readFileSync(join(outcome.runDir, "summary.json"), "utf8")) as Summary;
     expect(summary.config).toMatchObject({ agent: "dummy", model: "none", mode: "sandbox", plugins: [], egress: "restricted", keep_container: false });
+    expect(summary.config).toMatchObject({ timeout: 3600, grading_timeout: 3600 });
     expect(summary.container).toMatchObject({ exit_code: 0, oom_killed: false, started_at: "2026-01-01T00:00:00.5Z" });
     expect(JSON.parse(readFileSync(join(outcome.runDir, "result.json"), "utf8")).config).toEqual(summary.config);
     expect(readlinkSync(join(outcome.runDir, "..", "latest"))).toBe(summary.run_id);
@@ -204,6 +205,14 @@ describe("runTask with a fake docker", () => {
     await expect(run({ runId: "refused" })).rejects.toThrow(line);
     const result = JSON.parse(readFileSync(join(scratch.path, "results", "tiny-task", "none", "dummy", "refused", "result.json"), "utf8"));
     expect(result.patch_result).toMatchObject({ status: "error", error_type: "infra", error_msg: line });
+  });
+
+  test("--grading-timeout reaches the container apart from --timeout, and the record", async () => {
+    const { outcome } = await run({ timeout: "60", gradingTimeout: "300" });
+    const argv = docker.calls.find((c) => c[0] === "run") as string[];
+    expect(argv).toContain("TIMEOUT=60");
+    expect(argv).toContain("SSE_GRADING_TIMEOUT=300");
+    expect(outcome.summary.config).toMatchObject({ timeout: 60, grading_timeout: 300, run_timeout: 2160 });
   });
 
   test("--require-pass: exit 1 unless passed", async () => {
