@@ -44,7 +44,8 @@ describe.skipIf(!E2E)(`ssebench run on a real engine${SKIP_REASON}`, () => {
     expect(readlinkSync(join(runDir, "..", "latest"))).toBe("artifact-1");
 
     const summary = readJson<Summary>(join(runDir, "summary.json"));
-    expect(Object.keys(summary)).toEqual(["task", "config", "patch_result", "runtime_result", "spend", "model_calls", "tokens", "tool_calls", "run_id", "started_at", "plugin_results", "container", "interrupted", "timings_ms", "disk_usage", "provenance"]);
+    expect(Object.keys(summary)).toEqual(["task", "config", "patch_result", "runtime_result", "spend", "model_calls", "tokens", "tool_calls", "agent_run", "run_id", "started_at", "plugin_results", "container", "interrupted", "timings_ms", "disk_usage", "provenance"]);
+    expect(summary.agent_run).toEqual({ driver: null, cli: null, wire: null, turns: null, budget_refused_calls: 0 });
     expect(summary.config.plugins).toEqual(["artifact"]);
     expect(summary.config.reference_run).toBe(true);
     expect(summary.config.resources).toEqual({ cpus: 2, memory: "4g", pids_limit: 4096 });
