@@ -15,23 +15,14 @@ import { plainProgress } from "../../src/jobs/progress.ts";
 import { type JobDeps, runJob } from "../../src/jobs/runner.ts";
 import { readTrials, writeJobFile } from "../../src/jobs/store.ts";
 import type { DockerCallOptions } from "../../src/run/docker.ts";
-import type { Home } from "../../src/run/home.ts";
 import { parseRunOptions } from "../../src/run/options.ts";
-import { repoRoot, tempDir } from "../helpers/cli.ts";
-import { FakeDocker, type FakeContainer, passedResult } from "../run/fake-docker.ts";
+import { tempDir } from "../helpers/cli.ts";
+import { checkoutHome, FakeDocker, type FakeContainer, passedResult } from "../run/fake-docker.ts";
 
 const scratch = tempDir("ssebench-jobs-runner-");
 process.env.XDG_CACHE_HOME = join(scratch.path, "cache");
 afterAll(scratch.cleanup);
-const entrypoint = join(scratch.path, "ssebench-entrypoint");
-writeFileSync(entrypoint, "#!/bin/sh\n");
-const home: Home = {
-  root: repoRoot,
-  agentsDir: join(repoRoot, "agents"),
-  sandboxDockerfile: join(repoRoot, "images", "sandbox", "Dockerfile"),
-  pluginsDir: join(repoRoot, "runtime", "plugins"),
-  entrypointBinary: entrypoint,
-};
+const home = checkoutHome(scratch.path);
 const fixtures = join(import.meta.dir, "..", "run", "fixtures", "dataset");
 const BASE = "ghcr.io/42-b3yond-6ug/ssebench/base-generic-c:1.0.0";
 const failedResult = { ...passedResult, patch_result: { ...passedResult.patch_result, status: "failed", pov_passed: 0, error_msg: "PoC failed: pocs/1" } };

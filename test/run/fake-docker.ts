@@ -6,6 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Docker, DockerCallOptions, DockerResult } from "../../src/run/docker.ts";
+import type { Home } from "../../src/run/home.ts";
+import { repoRoot } from "../helpers/cli.ts";
 
 export interface FakeContainer {
   result?: unknown;
@@ -117,3 +119,16 @@ export const passedResult = {
   },
   runtime_result: { agent_duration: 1, agent_timeout: false, evaluator_timeout: false, agent_exit_code: 0 },
 };
+
+/** The checkout as the ssebench home, with a stand-in entrypoint binary written into `scratch`. */
+export function checkoutHome(scratch: string): Home {
+  const entrypointBinary = join(scratch, "ssebench-entrypoint");
+  writeFileSync(entrypointBinary, "#!/bin/sh\n");
+  return {
+    root: repoRoot,
+    agentsDir: join(repoRoot, "agents"),
+    sandboxDockerfile: join(repoRoot, "images", "sandbox", "Dockerfile"),
+    pluginsDir: join(repoRoot, "runtime", "plugins"),
+    entrypointBinary,
+  };
+}

@@ -4,17 +4,16 @@
  * The same flows against the real engine are in test/e2e/run.test.ts.
  */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync, readlinkSync, statfsSync, writeFileSync } from "node:fs";
+import { readFileSync, readlinkSync, statfsSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/summary.ts";
-import type { Home } from "../../src/run/home.ts";
 import { checkFreeSpace } from "../../src/run/engine-check.ts";
 import { msg } from "../../src/run/messages.ts";
 import { parseRunOptions, type RawRunArgs } from "../../src/run/options.ts";
 import { runTask } from "../../src/run/orchestrate.ts";
 import { memoryReporter } from "../../src/run/reporter.ts";
-import { repoRoot, tempDir } from "../helpers/cli.ts";
-import { FakeDocker, passedResult } from "./fake-docker.ts";
+import { tempDir } from "../helpers/cli.ts";
+import { checkoutHome, FakeDocker, passedResult } from "./fake-docker.ts";
 import { RUN_UID_BASE, RUN_UID_PAIRS } from "../../src/run/run-uids.ts";
 
 const fixtures = join(import.meta.dir, "fixtures", "dataset");
@@ -22,15 +21,7 @@ const scratch = tempDir("ssebench-orchestrate-");
 process.env.XDG_CACHE_HOME = join(scratch.path, "cache");
 afterAll(scratch.cleanup);
 
-const entrypoint = join(scratch.path, "ssebench-entrypoint");
-writeFileSync(entrypoint, "#!/bin/sh\n");
-const home: Home = {
-  root: repoRoot,
-  agentsDir: join(repoRoot, "agents"),
-  sandboxDockerfile: join(repoRoot, "images", "sandbox", "Dockerfile"),
-  pluginsDir: join(repoRoot, "runtime", "plugins"),
-  entrypointBinary: entrypoint,
-};
+const home = checkoutHome(scratch.path);
 
 let docker: FakeDocker;
 let counter = 0;
