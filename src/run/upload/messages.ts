@@ -1,0 +1,35 @@
+/** Every text of the results upload's receiver (docs/registry.md "Results pushed home"); tests assert them. */
+export const uploadMsg = {
+  // the tarball (TarRefused: one line, prefixed with the trial by the receiver)
+  base256: (what: string) => `the ${what} field uses GNU base-256, which is refused`,
+  badNumber: (what: string, text: string) => `the ${what} field is not a number: ${JSON.stringify(text.slice(0, 40))}`,
+  badName: (name: string, why: string) => `the entry ${name} ${why}`,
+  badPax: () => "a pax extended header is malformed",
+  paxKey: (key: string) => `a pax extended header sets ${key}, which is refused`,
+  paxTooLarge: (max: number) => `a pax extended header is larger than ${max} bytes`,
+  notUstar: () => "an entry is not a ustar header",
+  badChecksum: () => "an entry's header checksum is wrong",
+  notAllowed: (name: string, what: string) => `the entry ${name} is ${what}; only regular files and folders are accepted`,
+  folderWithData: (name: string) => `the folder entry ${name} has data`,
+  tooManyBytes: (max: number) => `the files are larger than ${max} bytes together`,
+  tooManyFiles: (max: number) => `the tarball has more than ${max} files and folders`,
+  truncated: (inFile?: string) => (inFile ? `the tarball ends in the middle of ${inFile}` : "the tarball ends before its end marker"),
+  cannotReceive: (why: string) => `the body could not be read: ${why}`,
+  afterEnd: () => "the tarball has data after its end marker",
+  duplicate: (name: string) => `the entry ${name} comes twice`,
+  underFile: (name: string) => `the entry ${name} is below a file`,
+  cannotWrite: (name: string, why: string) => `cannot write ${name}: ${why}`,
+
+  // the receiver
+  refused: (trial: string, why: string) => `${trial}: the results upload was refused: ${why}`,
+  noUpload: (trial: string) => `${trial}: no results were uploaded`,
+  unknownTrial: (trial: string) => `no upload is expected for trial ${trial}`,
+  badToken: (trial: string) => `wrong or missing token for trial ${trial}`,
+  replay: (trial: string) => `the results of trial ${trial} were received already`,
+  busy: (trial: string) => `the results of trial ${trial} are being received`,
+  badRoute: () => "not found: PUT /v1/uploads/<trial-id>",
+  badTrialId: (id: string) => `${JSON.stringify(id)} is not a trial ID (1 to 128 letters, digits, '.', '_' or '-')`,
+  expectedTwice: (trial: string) => `an upload for trial ${trial} is expected already`,
+  tooLarge: (max: number) => `the body is larger than ${max} bytes`,
+  listenFailed: (where: string, why: string) => `Cannot serve results uploads on ${where}: ${why}`,
+};
