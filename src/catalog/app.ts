@@ -4,7 +4,8 @@
  * Reference routes (spec §5.3): GET /tasks, /tasks/{id}, /tasks/{id}/metadata, /manifest.json,
  * compact JSON bodies; `task '<id>' not found` for unknown ids, `404 page not found` for other
  * paths, 405 with Allow for other methods on known paths. Beyond it: /images.lock.json (so clients
- * can pin by digest through the service), /healthz, an HTML index at /, ETag + Cache-Control with
+ * can pin by digest through the service), /healthz, an HTML index at / and a page per task at
+ * /html/tasks/{id} (docs/catalog.md), ETag + Cache-Control with
  * 304 on If-None-Match, and HEAD (Hono answers HEAD with the GET route, body dropped).
  *
  * Every body is rendered at start-up (resources.ts) and looked up by id: a request path can only
@@ -50,7 +51,7 @@ export function createCatalogApp(data: CatalogData, r: CatalogResources = buildR
   const app = new Hono();
   const taskNotFound = (id: string) => text(404, messages.taskNotFound(id));
 
-  const routes: [string, (c: Context) => Response][] = [
+  const routes: [string, (c: Context) => Response | Promise<Response>][] = [
     ["/", (c) => send(c, r.index)],
     ["/healthz", (c) => send(c, r.health)],
     ["/tasks", (c) => send(c, r.tasks)],
@@ -69,6 +70,14 @@ export function createCatalogApp(data: CatalogData, r: CatalogResources = buildR
         const id = c.req.param("id") ?? "";
         const task = r.byId.get(id);
         return task ? send(c, task.metadata) : taskNotFound(id);
+      },
+    ],
+    [
+      "/html/tasks/:id",
+      async (c) => {
+        const id = c.req.param("id") ?? "";
+        const task = r.byId.get(id);
+        return task ? send(c, await task.page()) : taskNotFound(id);
       },
     ],
   ];

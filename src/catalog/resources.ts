@@ -7,8 +7,11 @@ import { plainFilesJson } from "../dataset/files-digest.ts";
 import { compareCodePoints } from "../formats/python-json.ts";
 import { EncodedJson, goJson, OrderedMap, RawJson } from "./go-json.ts";
 import { caseImageRef, type CaseImageRef, normaliseRegistry, sortedFiles, type TaskSummary, taskSummary } from "./image-refs.ts";
-import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest-types.ts";
-import { renderIndexPage } from "./index-page.ts";
+import type { ImagesLock, Manifest, ManifestTask, TaskMetadata } from "../formats/manifest-types.ts";
+import { contentSecurityPolicy } from "./html.ts";
+import { FILTER_SCRIPT, renderIndexPage } from "./index-page.ts";
+import type { ReportTexts } from "./report-texts.ts";
+import { renderTaskPage } from "./task-page.ts";
 
 export interface CatalogData {
   manifest: Manifest;
@@ -16,6 +19,8 @@ export interface CatalogData {
   registry: string;
   /** each task's metadata as written in the manifest file (compacted), served byte for byte */
   metadataText?: ReadonlyMap<ManifestTask, string>;
+  /** the crash reports' text, where the catalog has the task folders (report-texts.ts) */
+  reports?: ReportTexts;
 }
 
 export interface Resource {
@@ -29,8 +34,9 @@ export interface Resource {
 /** Clients may reuse a response for a minute, then revalidate it cheaply with If-None-Match. */
 export const CACHE_CONTROL = "public, max-age=60";
 const JSON_TYPE = "application/json";
+const HTML_TYPE = "text/html; charset=utf-8";
 
-export function resource(text: string, type: string, cacheControl = CACHE_CONTROL): Resource {
+export function resource(text: string, type: string, cacheControl = CACHE_CONTROL, extra: Record<string, string> = {}): Resource {
   // A Blob: every Response made from it (the socket's static GET and HEAD routes, each request
   // of the task routes and the app) shares its bytes; a Uint8Array body is copied into each
   // static route (2 × 65 MB more for /manifest.json at 10,000 tasks).
@@ -38,7 +44,7 @@ export function resource(text: string, type: string, cacheControl = CACHE_CONTRO
   const etag = `"${new Bun.CryptoHasher("sha256").update(text).digest("base64url").slice(0, 27)}"`;
   const notModifiedHeaders = { etag, "cache-control": cacheControl };
   // An explicit length: a HEAD answered through the app (the GET's headers, no body) keeps it.
-  const headers = { "content-type": type, "content-length": String(body.size), ...notModifiedHeaders };
+  const headers = { "content-type": type, "content-length": String(body.size), ...notModifiedHeaders, ...extra };
   // Answers are clones of one prepared Response (cheaper per request than building a new one).
   return { body, etag, notModifiedHeaders, headers, response: new Response(body, { headers }) };
 }
@@ -46,6 +52,28 @@ export function resource(text: string, type: string, cacheControl = CACHE_CONTRO
 export interface TaskResources {
   detail: Resource;
   metadata: Resource;
+  /** the task's HTML page, rendered on its first request from the detail body (and kept) */
+  page: () => Promise<Resource>;
+}
+
+function htmlResource(text: string, script?: string): Resource {
+  return resource(text, HTML_TYPE, CACHE_CONTROL, { "content-security-policy": contentSecurityPolicy(script), "x-content-type-options": "nosniff" });
+}
+
+/**
+ * A task page from its detail body, so that start-up renders nothing more and holds no more of the
+ * manifest than the prepared bodies; a page costs a JSON.parse of its task on first request.
+ */
+function lazyPage(detail: Resource, image: CaseImageRef, reports: ReadonlyMap<string, string>, dataset: string): () => Promise<Resource> {
+  let page: Promise<Resource> | undefined;
+  return () => {
+    page ??= detail.body.text().then((text) => {
+      const { files, metadata, ...task } = JSON.parse(text) as TaskSummary & { files?: Record<string, string>; metadata: TaskMetadata };
+      const count = Object.keys(files ?? {}).length;
+      return htmlResource(renderTaskPage({ task, metadata, files: count, image, reports, dataset }));
+    });
+    return page;
+  };
 }
 
 export interface CatalogResources {
@@ -126,7 +154,9 @@ export function fixedPaths(r: CatalogResources): Map<string, Resource> {
   return paths;
 }
 
-export function buildResources({ manifest, lock, registry: given, metadataText }: CatalogData): CatalogResources {
+const NO_REPORTS: ReadonlyMap<string, string> = new Map();
+
+export function buildResources({ manifest, lock, registry: given, metadataText, reports }: CatalogData): CatalogResources {
   const registry = normaliseRegistry(given);
   const raw = (task: ManifestTask) => new RawJson(task.metadata, metadataText?.get(task));
   // The parts first: the lock's digests then reuse each files map's text (files-digest.ts).
@@ -137,12 +167,12 @@ export function buildResources({ manifest, lock, registry: given, metadataText }
   const byId = new Map<string, TaskResources>();
   sorted.forEach((task, i) => {
     const encoded = parts.get(task) as EncodedParts;
-    byId.set(task.id, {
-      detail: resource(`${withParts(summaries[i] as TaskSummary, encoded)}\n`, JSON_TYPE),
-      metadata: resource(`${encoded.metadata.text}\n`, JSON_TYPE),
-    });
+    const detail = resource(`${withParts(summaries[i] as TaskSummary, encoded)}\n`, JSON_TYPE);
+    const page = lazyPage(detail, images.get(task.id) as CaseImageRef, reports?.get(task.id) ?? NO_REPORTS, manifest.dataset);
+    byId.set(task.id, { detail, metadata: resource(`${encoded.metadata.text}\n`, JSON_TYPE), page });
   });
   const pinned = [...images.values()].filter((i) => i.pinned).length;
+  const indexRows = sorted.map((t, i) => ({ task: summaries[i] as TaskSummary, image: images.get(t.id), type: t.metadata.type, sanitizer: t.metadata.sanitizer }));
   const manifestResource = lazyManifest(manifest, parts);
   return {
     tasks: resource(goJson(summaries.map((s) => OrderedMap.ofOrderedObject(s as unknown as Record<string, unknown>))), JSON_TYPE),
@@ -151,7 +181,7 @@ export function buildResources({ manifest, lock, registry: given, metadataText }
       return manifestResource();
     },
     lock: lock ? resource(lockBody(lock), JSON_TYPE) : undefined,
-    index: resource(renderIndexPage(manifest, summaries, images, Boolean(lock)), "text/html; charset=utf-8"),
+    index: htmlResource(renderIndexPage(manifest, indexRows, Boolean(lock)), FILTER_SCRIPT),
     health: resource(
       goJson({ status: "ok", dataset: manifest.dataset, version: manifest.version, tasks: sorted.length, pinned }),
       JSON_TYPE,

@@ -11,6 +11,7 @@ import { createCatalogApp, respond } from "./app.ts";
 import { DEFAULT_REGISTRY } from "./image-refs.ts";
 import { messages } from "./messages.ts";
 import { readLocation } from "./read-location.ts";
+import type { ReportTexts } from "./report-texts.ts";
 import { cleanPath, escapePath, goTarget, movedPermanentlyBody } from "./request-target.ts";
 import { buildResources, type CatalogResources, fixedPaths, type Resource, type TaskResources } from "./resources.ts";
 
@@ -69,6 +70,8 @@ export interface ServedCatalog {
   source: string;
   /** each task's metadata as written in the file (see raw-metadata.ts) */
   metadataText?: Map<ManifestTask, string>;
+  /** the crash reports' text from the task folders beside the manifest */
+  reports?: ReportTexts;
 }
 
 async function readOrFail(path: string, cannotRead: (loc: string, cause: string) => string): Promise<string> {
@@ -85,10 +88,12 @@ export async function loadServedCatalog(options: Pick<ServeOptions, "manifest" |
   let lockPath = options.lock;
   let lock: ImagesLock | undefined;
   let metadataText: Map<ManifestTask, string> | undefined;
+  let reports: ReportTexts;
   if (options.manifest === undefined) {
     const builtIn = (await import("./embedded.ts")).embeddedCatalog();
     ({ manifest, lock } = builtIn);
     source = builtIn.manifestLocation;
+    reports = (await import("./embedded-reports.ts")).embeddedReportTexts();
   } else {
     const isDir = (await stat(options.manifest).catch(() => undefined))?.isDirectory();
     source = isDir ? join(options.manifest, "manifest.json") : options.manifest;
@@ -97,13 +102,14 @@ export async function loadServedCatalog(options: Pick<ServeOptions, "manifest" |
     manifest = await parseManifest(text, source, { asWritten: true });
     const texts = (await import("./raw-metadata.ts")).metadataTexts(text, manifest);
     metadataText = new Map(manifest.tasks.flatMap((task, i) => (texts[i] === undefined ? [] : [[task, texts[i] as string] as const])));
+    reports = await (await import("./report-texts.ts")).readReportTexts(manifest.tasks, dirname(source));
     const beside = join(dirname(source), "images.lock.json");
     if (lockPath === undefined && (await stat(beside).catch(() => undefined))?.isFile()) lockPath = beside;
   }
   if (lockPath !== undefined) {
     lock = await parseImagesLock(await readOrFail(lockPath, messages.cannotReadLock), lockPath);
   }
-  return { manifest, lock, source, metadataText };
+  return { manifest, lock, source, metadataText, reports };
 }
 
 function staticResponse(res: Resource): Response {
@@ -216,7 +222,8 @@ export async function serveCatalog(options: ServeOptions, log: Logger): Promise<
       log.info(messages.stopping(early));
       return 0;
     }
-    const data = { manifest: catalog.manifest, lock: catalog.lock, registry: options.registry, metadataText: catalog.metadataText };
+    const { metadataText, reports } = catalog;
+    const data = { manifest: catalog.manifest, lock: catalog.lock, registry: options.registry, metadataText, reports };
     const resources = buildResources(data);
     const app = createCatalogApp(data, resources);
     const { manifest, source } = catalog;

@@ -153,15 +153,52 @@ describe("catalog app: beyond the reference", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
-  test("GET / is an HTML table of the tasks with escaped values and links to their JSON", async () => {
+  test("GET / is an HTML table of the tasks with escaped values, links to their pages and a CSP that allows only its script", async () => {
     const res = await get("/");
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const html = await res.text();
-    expect(html).toContain('<a href="/tasks/Alpha-2">Alpha-2</a>');
+    expect(html).toContain('<td data-label="Task"><a href="/html/tasks/Alpha-2">Alpha-2</a></td><td data-label="Type">—</td>');
     expect(html).toContain("zeta &lt;&amp;&gt;");
     expect(html).not.toContain("zeta <&>");
     expect(html).toContain("pinned sha256:");
     expect(html.match(/<tr>/g)).toHaveLength(4);
+    const script = /<script>([^]*?)<\/script>/.exec(html)?.[1] ?? "";
+    const hash = Bun.CryptoHasher.hash("sha256", script, "base64");
+    expect(res.headers.get("content-security-policy")).toBe(
+      `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; img-src 'none'; base-uri 'none'; form-action 'self'`,
+    );
+  });
+
+  test("GET /html/tasks/{id} is the task's page: escaped, no script allowed, cached like the rest", async () => {
+    const res = await get("/html/tasks/zeta-1");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("content-security-policy")).toStartWith("default-src 'none'; style-src 'unsafe-inline'; script-src 'none';");
+    const html = await res.text();
+    expect(html).toContain("<h1>zeta-1</h1>");
+    expect(html).toContain("<h3>Issue</h3>\n<pre>a &lt;b&gt; &amp; c\u2028line</pre>");
+    expect(html).not.toContain("<script");
+    expect(html).toContain(
+      "Not pinned: the images lock has an entry for it, but that image was built from other files than the catalog lists, so it is pulled by the tag registry.example/ns/case/demo/zeta-1:demo-v1, which whoever can push that tag may change.",
+    );
+    const etag = res.headers.get("etag") ?? "";
+    expect((await get("/html/tasks/zeta-1", { headers: { "if-none-match": etag } })).status).toBe(304);
+    const alpha = await (await get("/html/tasks/Alpha-2")).text();
+    expect(alpha).toContain(`Pinned: pulled by its digest ${digestOf(1)}, recorded in the dataset&#39;s images lock`);
+    expect(alpha).toContain("<dt>Files</dt><dd>5 in the task folder</dd>");
+    const missing = await get("/html/tasks/nope");
+    expect([missing.status, await missing.text()]).toEqual([404, "task 'nope' not found\n"]);
+    expect((await get("/html/tasks/zeta-1", { method: "POST" })).status).toBe(405);
+  });
+
+  test("a task page shows a crash report's text when the catalog has it, else where it is", async () => {
+    const manifest = demoManifest();
+    for (const t of manifest.tasks) t.metadata.task_description = { issue: null, crash_report: ["reports/a.txt", "reports/b.txt"], bug_description: "it <breaks>" };
+    const reports = new Map([["mid-3", new Map([["reports/a.txt", "ASAN <heap>"]])]]);
+    const html = await (await createCatalogApp({ manifest, registry: "", reports }).request("/html/tasks/mid-3")).text();
+    expect(html).toContain("<h3>Crash report <code>reports/a.txt</code></h3>\n<pre>ASAN &lt;heap&gt;</pre>");
+    expect(html).toContain('<h3>Crash report <code>reports/b.txt</code></h3>\n<p class="muted">The text is not in this catalog: it is the file sse/reports/b.txt of the task folder.</p>');
+    expect(html).toContain("<h3>Bug description</h3>\n<pre>it &lt;breaks&gt;</pre>");
   });
 });
 

@@ -15,3 +15,13 @@ test("the embedded manifest and lock are the committed bytes and valid for the r
   expect(built.manifest.tasks).toEqual(manifest.tasks.map((t) => ({ ...t, files: t.files ?? undefined })) as never);
   expect(built.lock).toEqual(lock);
 });
+
+test("the embedded crash reports are every report the demo manifest names, as its task folders hold them", async () => {
+  const { embeddedReportTexts } = await import("../../src/catalog/embedded-reports.ts");
+  const { readReportTexts } = await import("../../src/catalog/report-texts.ts");
+  const { manifest } = embeddedCatalog();
+  const named = manifest.tasks.flatMap((t) => (t.metadata.task_description.crash_report ?? []).map((p) => `${t.id}/${p}`));
+  const embedded = embeddedReportTexts();
+  expect([...embedded].flatMap(([id, texts]) => [...texts.keys()].map((p) => `${id}/${p}`)).sort()).toEqual(named.sort());
+  expect(await readReportTexts(manifest.tasks, `${repoRoot}/datasets/demo`)).toEqual(embedded as never);
+});

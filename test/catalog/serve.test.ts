@@ -29,7 +29,8 @@ describe("catalog serve over a socket", () => {
   test("serves the expected bytes for every route (literal digests, not a comparison with the app's own code)", async () => {
     // path → status, content type, cache control, length and SHA-256 of the body (demo fixtures, registry reg.example/ns)
     const expected: [string, string, string, number, string][] = [
-      ["/", "text/html; charset=utf-8", "public, max-age=60", 1312, "42f421907fdbd51e05474b780a897dc75337bbbee56b8215a8444846dcf3c822"],
+      ["/", "text/html; charset=utf-8", "public, max-age=60", 4201, "71327d03648f34a17d1fdc34fe38b5c3d89f856c06507fe353742df85c6405cf"],
+      ["/html/tasks/mid-3", "text/html; charset=utf-8", "public, max-age=60", 2686, "758299f3e8250b41f96ad571e56c5cd477b365151823dbcec7be7d04935cd43f"],
       ["/healthz", "application/json", "no-store", 74, "cce0da12e22df3c45ac42fe239ed7791783de98b243de69eea592ca807f55fc1"],
       ["/tasks", "application/json", "public, max-age=60", 764, "635ade5d931b8d2d3a430bd2622eb1a9efe00736fc64c962bccb5988ffd93a65"],
       ["/tasks/Alpha-2", "application/json", "public, max-age=60", 1195, "7c65f48c7c8a4b7585803c4d32d11f6525569bcd2445d0780c0fc13d677ee7af"],
