@@ -23,6 +23,12 @@ if (compiled.exitCode !== 0) {
   console.error("build: compiling the validators failed");
   process.exit(1);
 }
+// The agents, images, plugins, models and demo tasks `ssebench run` needs outside a checkout.
+const embedded = Bun.spawnSync([process.execPath, `${import.meta.dir}/embed-home.ts`], { stdout: "ignore", stderr: "inherit" });
+if (embedded.exitCode !== 0) {
+  console.error("build: embedding the home files failed");
+  process.exit(1);
+}
 
 for (const { entry, name } of binaries) {
   const outfile = `${outDir}/${name}`;

@@ -1,11 +1,16 @@
 /**
- * The ssebench home: the checkout that holds agents/, images/sandbox/, runtime/plugins/ and the
- * compiled entrypoint. `SSEBENCH_HOME` wins; else the folder above the running binary's dist/;
- * else the working directory.
+ * The ssebench home: the folder that holds agents/, images/sandbox/, runtime/plugins/, models/
+ * and datasets/demo/ (docs/release.md "Where ssebench finds its files"), and the entrypoint binary.
+ * In order: `SSEBENCH_HOME` (a checkout, for development and tests); the checkout the running
+ * code belongs to (dist/ssebench or `bun src/ssebench.ts` inside one); else the copy embedded in
+ * the binary, written once into the cache. The entrypoint: `SSEBENCH_ENTRYPOINT`; else
+ * ssebench-entrypoint beside the running binary; else the checkout's dist/.
  */
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { UserError } from "../errors.ts";
+import { cacheDir } from "./content-hash.ts";
+import { extractHome, type HomeModule } from "./embedded-home-files.ts";
 import { msg } from "./messages.ts";
 
 export interface Home {
@@ -14,29 +19,55 @@ export interface Home {
   sandboxDockerfile: string;
   pluginsDir: string;
   entrypointBinary: string;
+  /** where root came from (for messages and `--version`-like reports) */
+  source?: "env" | "checkout" | "embedded";
 }
 
 function looksLikeHome(dir: string): boolean {
   return existsSync(join(dir, "agents")) && existsSync(join(dir, "images", "sandbox", "Dockerfile"));
 }
 
-export function findHome(env: NodeJS.ProcessEnv = process.env): Home {
-  const candidates = [
-    env.SSEBENCH_HOME,
-    resolve(dirname(process.execPath), ".."),
-    resolve(import.meta.dir, "../.."),
-    process.cwd(),
-  ].filter((d): d is string => Boolean(d));
-  const root = env.SSEBENCH_HOME ? resolve(env.SSEBENCH_HOME) : candidates.find(looksLikeHome);
-  if (!root || !looksLikeHome(root)) {
-    throw new UserError(msg.homeMissing("agents/ or images/sandbox/Dockerfile", root ?? process.cwd()));
+/** The embedded files; undefined when running from source without a build (no generated module). */
+function embeddedModule(): HomeModule | undefined {
+  try {
+    // require, not import: findHome stays synchronous; the bundler inlines the module.
+    return require("./embedded-home.gen.js") as HomeModule;
+  } catch {
+    return undefined;
   }
-  const beside = join(dirname(process.execPath), "ssebench-entrypoint");
+}
+
+export interface HomeSources {
+  execPath: string;
+  sourceDir: string;
+  embedded: () => HomeModule | undefined;
+}
+
+const defaultSources: HomeSources = { execPath: process.execPath, sourceDir: import.meta.dir, embedded: embeddedModule };
+
+export function findHome(env: NodeJS.ProcessEnv = process.env, sources: HomeSources = defaultSources): Home {
+  const beside = join(dirname(sources.execPath), "ssebench-entrypoint");
+  const entrypoint = (root: string | undefined) =>
+    env.SSEBENCH_ENTRYPOINT || (existsSync(beside) || !root ? beside : join(root, "dist", "ssebench-entrypoint"));
+  if (env.SSEBENCH_HOME) {
+    const root = resolve(env.SSEBENCH_HOME);
+    if (!looksLikeHome(root)) throw new UserError(msg.homeMissing("agents/ or images/sandbox/Dockerfile", root));
+    return homeAt(root, entrypoint(root), "env");
+  }
+  const checkout = [resolve(dirname(sources.execPath), ".."), resolve(sources.sourceDir, "../..")].find(looksLikeHome);
+  if (checkout) return homeAt(checkout, entrypoint(checkout), "checkout");
+  const mod = sources.embedded();
+  if (!mod) throw new UserError(msg.homeNotEmbedded());
+  return homeAt(extractHome(mod, cacheDir(env, "home")), entrypoint(undefined), "embedded");
+}
+
+function homeAt(root: string, entrypointBinary: string, source: Home["source"]): Home {
   return {
     root,
     agentsDir: join(root, "agents"),
     sandboxDockerfile: join(root, "images", "sandbox", "Dockerfile"),
     pluginsDir: join(root, "runtime", "plugins"),
-    entrypointBinary: env.SSEBENCH_ENTRYPOINT ?? (existsSync(beside) ? beside : join(root, "dist", "ssebench-entrypoint")),
+    entrypointBinary,
+    source,
   };
 }

@@ -102,7 +102,9 @@ export const msg = {
   homeMissing: (what: string, home: string) =>
     `${what} is missing from ${home}; set SSEBENCH_HOME to an ssebench checkout (with agents/ and images/sandbox/)`,
   entrypointMissing: (path: string) =>
-    `${path} is missing; build it with \`npm run build\` (the tool layer copies it into the image)`,
+    `${path} is missing; keep ssebench-entrypoint next to ssebench (as in the release archive), set SSEBENCH_ENTRYPOINT to it, or in a checkout build it with \`npm run build\` (the tool layer copies it into the image)`,
+  homeNotEmbedded: () =>
+    "This ssebench has no embedded agents and images (it runs from source outside a checkout); set SSEBENCH_HOME to an ssebench checkout",
   sourceMissing: (id: string) => `Task ${id} has no 'source' folder in its config, so its tool layer cannot be built`,
 
   // while running
