@@ -41,6 +41,8 @@ const args = {
     "run-id": { type: "string", description: "Name of the run's folder (default: UTC time + random suffix)", valueHint: "ID" },
     results: { type: "string", description: "Results folder (default: ./results)", valueHint: "DIR" },
     "require-pass": { type: "boolean", description: "Exit 1 unless the grade is passed" },
+    backend: { type: "string", description: "Where containers run: local (default, this engine) or swarm (docs/backends.md)", valueHint: "NAME" },
+    constraint: { type: "string", description: "Swarm placement constraint of each trial, e.g. node.labels.ssebench.role==runner (repeatable; --backend swarm)", valueHint: "EXPR" },
     "keep-container": { type: "boolean", description: "Keep the container (and its network) after the run" },
 } as const satisfies ArgsDef;
 

@@ -7,6 +7,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { out } from "../output/terminal.ts";
 import { usageError, UserError } from "../errors.ts";
+import { openBackend } from "../run/backend.ts";
 import { DockerCli } from "../run/docker.ts";
 import { findHome, type Home } from "../run/home.ts";
 import { msg as runMsg } from "../run/messages.ts";
@@ -179,11 +180,15 @@ export async function jobCommand(args: RawJobArgs, rawArgs: readonly string[], s
     };
     const handlers = (["SIGINT", "SIGTERM"] as const).map((sig) => [sig, () => onSignal(sig)] as const);
     for (const [sig, h] of handlers) process.once(sig, h);
+    const docker = new DockerCli(reporter.debug);
+    // One backend for the whole job: what its trials share (a Swarm connection) is set up once.
+    const backend = await openBackend(base.backend ?? "local", docker, process.env, reporter.debug);
     try {
-      await runJob({ dir, job, base, jobs, retries }, { docker: new DockerCli(reporter.debug), home, env: process.env, emit, warn: reporter.warn, stop: controller.signal });
+      await runJob({ dir, job, base, jobs, retries }, { docker, home, env: process.env, emit, warn: reporter.warn, stop: controller.signal, backend });
     } finally {
       for (const [sig, h] of handlers) process.removeListener(sig, h);
       close();
+      for (const w of await backend.close()) reporter.warn(w);
     }
     return finish(job, dir, controller.signal, Boolean(args.requirePass), args.json ? emit : undefined);
   } finally {

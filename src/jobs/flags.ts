@@ -8,7 +8,7 @@ import { repeatedFlag } from "../run/options.ts";
 import { msg } from "./messages.ts";
 
 /** Flags that take several values (repeated, or `a,b`). */
-export const REPEATABLE = ["task", "agent", "model", "plugin"] as const;
+export const REPEATABLE = ["task", "agent", "model", "plugin", "constraint"] as const;
 
 /** Flags that make `run` a job even with one task and one agent. */
 export const JOB_FLAGS = ["tasks", "attempts", "jobs", "job", "retries", "json", "predictions"] as const;

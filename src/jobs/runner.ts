@@ -7,6 +7,7 @@
  */
 import { basename, join, relative } from "node:path";
 import { UserError } from "../errors.ts";
+import type { Backend } from "../run/backend.ts";
 import type { Docker } from "../run/docker.ts";
 import type { Home } from "../run/home.ts";
 import type { RunOptions } from "../run/options.ts";
@@ -29,6 +30,8 @@ export interface JobDeps {
   stop: AbortSignal;
   /** milliseconds before retry n (default backoffSeconds) */
   backoffMs?: (retry: number) => number;
+  /** where every trial's container runs (default: each run opens the one its options name) */
+  backend?: Backend;
 }
 
 export interface JobRun {
@@ -58,7 +61,7 @@ async function runOneTrial(run: JobRun, deps: JobDeps, spec: TrialSpec, attemptN
   const base = { trial: spec.trial, task: spec.task, agent: spec.agent, model: spec.model, attempt: spec.attempt, try: attemptNo };
   const ended = () => ({ dataset: run.job.dataset, started_at: started.toISOString(), finished_at: new Date().toISOString(), duration_ms: Date.now() - started.getTime() });
   try {
-    const outcome = await runTask(opts, { docker: deps.docker, reporter, home: deps.home, env: deps.env, handleSignals: false, stop: deps.stop });
+    const outcome = await runTask(opts, { docker: deps.docker, reporter, home: deps.home, env: deps.env, handleSignals: false, stop: deps.stop, backend: deps.backend });
     const p = outcome.summary.patch_result;
     return {
       ...base,

@@ -27,6 +27,8 @@ export const msg = {
   runIdSyntax: (id: string) =>
     `--run-id '${id}': a run ID is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
   runIdLatest: () => "'latest' is not a run ID: it names the newest run of a task, model and agent",
+  constraintSyntax: (value: string) => `--constraint ${JSON.stringify(value)}: expected a placement constraint such as node.labels.ssebench.role==runner (ATTRIBUTE==VALUE or ATTRIBUTE!=VALUE)`,
+  constraintNeedsSwarm: () => "--constraint places a trial's service on a Swarm: use it with --backend swarm",
   choice: (flag: string, value: string, choices: readonly string[]) =>
     `${flag} must be one of: ${choices.join(", ")} (got '${value}')`,
   difficulty: (value: string) => `--difficulty must be an integer from 0 to 4 (got '${value}')`,

@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { UserError, usageError } from "../errors.ts";
+import { BACKENDS, type BackendName } from "./backend.ts";
 import { msg } from "./messages.ts";
 
 export const MODES = ["sandbox", "sidecar"] as const;
@@ -46,6 +47,10 @@ export interface RunOptions {
   job?: string;
   /** the patch the built-in `patch` agent applies (a --predictions line, saved by the job) */
   patchFile?: string;
+  /** where the container runs (docs/backends.md); default local */
+  backend?: BackendName;
+  /** --constraint: Swarm placement constraints of the trial's service (swarm backend only) */
+  constraints?: string[];
 }
 
 export const DEFAULTS = {
@@ -149,6 +154,8 @@ export interface RawRunArgs {
   memory?: string;
   pidsLimit?: string;
   budget?: string;
+  backend?: string;
+  constraint?: string;
 }
 
 /** Turns the command line into RunOptions; bad syntax is a usage error (exit 2). */
@@ -207,5 +214,20 @@ export function parseRunOptions(
       pids_limit: raw.pidsLimit === undefined ? DEFAULTS.pidsLimit : positiveInt("--pids-limit", raw.pidsLimit),
     },
     budget,
+    backend: choice("--backend", raw.backend ?? "local", BACKENDS),
+    constraints: constraints(raw.backend, rawArgs),
   };
+}
+
+/** Every --constraint (repeatable; one expression each, so no splitting at ','); swarm only. */
+function constraints(backend: string | undefined, rawArgs: readonly string[]): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < rawArgs.length && rawArgs[i] !== "--"; i++) {
+    const token = rawArgs[i] ?? "";
+    if (token === "--constraint") values.push(rawArgs[++i] ?? "");
+    else if (token.startsWith("--constraint=")) values.push(token.slice("--constraint=".length));
+  }
+  for (const c of values) if (!/^[A-Za-z0-9_.-]+\s*(==|!=)\s*\S.*$/.test(c)) throw usageError(msg.constraintSyntax(c));
+  if (values.length > 0 && backend !== "swarm") throw usageError(msg.constraintNeedsSwarm());
+  return values;
 }

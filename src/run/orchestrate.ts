@@ -9,7 +9,8 @@ import { UserError } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
 import type { ContainerRecord, DiskUsage, RunConfig, Summary } from "../formats/summary.ts";
 import { caseBaseImages, ensureCaseImage } from "./case-image.ts";
-import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, inspectContainer, startContainer, stopContainer, teardown } from "./container.ts";
+import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState } from "./container.ts";
+import { type Backend, openBackend, type Trial } from "./backend.ts";
 import { saveDigestCache } from "./content-hash.ts";
 import { checkFreeSpace, checkResources, engineFacts } from "./engine-check.ts";
 import type { Docker } from "./docker.ts";
@@ -60,6 +61,8 @@ export interface RunDeps {
   handleSignals: boolean;
   /** a job's stop (Ctrl-C of `run` with several trials): stops this run as a signal would */
   stop?: AbortSignal;
+  /** where the container runs (a job shares one); default: the one --backend names, opened for this run */
+  backend?: Backend;
 }
 
 export interface RunOutcome {
@@ -245,13 +248,15 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   const config = runConfig(opts, plan, toolTag(plan.registry, plan.task.id));
   const guard = new RunGuard(opts.runTimeout, reporter.warn, deps.handleSignals, deps.stop);
   const images: Images = { caseId: null, agentId: null, agentCmd: [], built: [] };
-  let containerId: string | undefined;
+  let trial: Trial | undefined;
   let state: ContainerState = { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
   let extracted: ExtractedPatch | undefined;
   let failure: UserError | undefined;
   let clientStatus = 0;
   let gateway: RunGateway | undefined;
   let modelTotals: RunTotals | undefined;
+  let backend: Backend | undefined = deps.backend;
+  let spec: ContainerSpec | undefined;
   try {
     await buildLayers(deps, plan, guard, images, known, run.path);
     timer.lap("layers");
@@ -261,20 +266,24 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     }
     if (guard.stopped) throw new UserError(msg.aborted(guard.reason ?? "stopped"));
     guard.phase = "the container run";
+    backend ??= await openBackend(opts.backend ?? "local", docker, deps.env, reporter.debug);
+    const image = await backend.prepareImages(images.agentId as string, guard.abortSignal);
+    if (guard.stopped) throw new UserError(msg.aborted(guard.reason ?? "stopped"));
     if (plan.served) gateway = await openRunGateway(plan.served, runId, run.path, opts.budget);
     // The patch agent's prediction is mounted where the reference patch would be, and kept with the run.
     const prediction = plan.agent.name === PATCH_AGENT ? opts.patchFile : undefined;
     if (prediction) copyFileSync(prediction, join(run.path, "prediction.patch"));
-    const spec = containerSpec(opts, plan, deps.env, { runDir: run, runId, image: images.agentId as string, command: images.agentCmd, referencePatch: extracted?.path ?? prediction, modelDir: gateway?.dir });
-    const running = startContainer(docker, spec, reporter.container);
-    guard.onStop(() => stopContainer(docker, running));
+    spec = containerSpec(opts, plan, deps.env, { runDir: run, runId, image, command: images.agentCmd, referencePatch: extracted?.path ?? prediction, modelDir: gateway?.dir });
+    const started = backend.start(spec, reporter.container);
+    trial = started;
+    const running = backend;
+    guard.onStop(() => running.stop(started));
     timer.lap("container_start");
-    const status = await running.done;
+    const status = await started.done;
     timer.lap("docker_run");
     guard.onStop(undefined);
-    containerId = running.id();
     // The engine's reason is kept in the record (result.json's error_msg), not only on stderr.
-    const refusal = running.startError();
+    const refusal = started.startError();
     if (refusal) throw new UserError(msg.containerNotStarted(refusal));
     clientStatus = status;
   } catch (error) {
@@ -282,12 +291,16 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     if (!guard.stopped) failure = error;
   } finally {
     guard.phase = "teardown";
-    // The container's final state is read before it is removed.
-    const inspect = async () => {
-      if (containerId) state = await inspectContainer(docker, containerId);
-    };
-    for (const w of await teardown(docker, containerId, opts.keepContainer, inspect)) reporter.warn(w);
-    if (opts.keepContainer && containerId) reporter.info(msg.containerKept(containerId.slice(0, 12)));
+    // The trial's final state and results are read before it is removed.
+    if (backend && trial?.id()) {
+      state = await backend.inspect(trial);
+      if (spec) for (const w of await backend.collectResults(trial, spec)) reporter.warn(w);
+    }
+    if (backend) for (const w of await backend.cleanup(trial, opts.keepContainer)) reporter.warn(w);
+    const kept = trial?.id();
+    if (opts.keepContainer && kept) reporter.info(msg.containerKept(kept.slice(0, 12)));
+    // A backend opened for this run alone is closed with it; a job's is closed by the job.
+    if (backend && !deps.backend) for (const w of await backend.close()) reporter.warn(w);
     guard.dispose();
     // The container is gone: no more calls can come. Stop serving, revoke the key.
     modelTotals = await gateway?.close();

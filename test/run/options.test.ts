@@ -29,6 +29,15 @@ describe("run options", () => {
     expect(() => parseRunOptions({ task: "t", agent: "a" }, [], { SSEBENCH_EGRESS: "bad" })).toThrow(msg.egressSetting("bad"));
   });
 
+  test("--backend is local (default) or swarm; --constraint is repeatable, whole (commas kept), swarm only", () => {
+    expect(parseRunOptions({ task: "t", agent: "a" }, [], {})).toMatchObject({ backend: "local", constraints: [] });
+    const args = ["--backend", "swarm", "--constraint", "node.labels.role==runner", "--constraint=node.hostname != a,b"];
+    expect(parseRunOptions({ task: "t", agent: "a", backend: "swarm" }, args, {}).constraints).toEqual(["node.labels.role==runner", "node.hostname != a,b"]);
+    expect(() => parseRunOptions({ task: "t", agent: "a", backend: "k8s" }, [], {})).toThrow(msg.choice("--backend", "k8s", ["local", "swarm"]));
+    expect(() => parseRunOptions({ task: "t", agent: "a", backend: "swarm" }, ["--constraint", "role"], {})).toThrow(msg.constraintSyntax("role"));
+    expect(() => parseRunOptions({ task: "t", agent: "a" }, ["--constraint", "a==b"], {})).toThrow(msg.constraintNeedsSwarm());
+  });
+
   test("names used as folders must be plain", () => {
     expect(() => parseRunOptions({ task: "../x", agent: "a" }, [], {})).toThrow(msg.pathSegment("--task", "../x"));
     expect(() => parseRunOptions({ task: "t", agent: "a", model: "a/b" }, [], {})).toThrow(msg.pathSegment("--model", "a/b"));
