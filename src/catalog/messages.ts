@@ -14,6 +14,9 @@ export const messages = {
   httpStatus: (status: number, statusText: string) => `HTTP ${status}${statusText ? ` ${statusText}` : ""}`,
   timedOut: (seconds: number) => `no answer within ${seconds} s`,
   refused: "connection refused (is the catalog service running?)",
+  unknownLanguage: (given: string, known: readonly string[]) => `ssebench tasks list: --language must be one of ${known.join(", ")}, not '${given}'`,
+  noTaskMatches: (total: number, loc: string) => `No task of the ${total} in the catalog at ${loc} matches the filters`,
+  reportNotInCatalog: (path: string) => `(its text is not in this catalog: the file sse/${path} of the task folder)`,
   // service
   taskNotFound: (id: string) => `task '${id}' not found\n`,
   pageNotFound: "404 page not found\n",

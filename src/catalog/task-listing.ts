@@ -1,31 +1,76 @@
 /** What `ssebench tasks list` and `tasks show` print, computed from an opened catalog. */
-import { type Env, findTask, openCatalog, registryFromEnv, resolveImage } from "./client.ts";
+import { join } from "node:path";
+import { type Catalog, type Env, findTask, openCatalog, registryFromEnv, resolveImage } from "./client.ts";
 import { type CaseImageRef, type TaskSummary, taskDetail, taskSummary } from "./image-refs.ts";
+import { messages } from "./messages.ts";
+import { usageError } from "../errors.ts";
+import type { ManifestTask } from "../formats/manifest-types.ts";
+import { LANGUAGES } from "../formats/patterns.ts";
 import { compareCodePoints } from "../formats/python-json.ts";
 
 export interface Listing {
   tasks: TaskSummary[];
+  /** each listed task's vulnerability type (`metadata.type`), in the same order */
+  types: (string | null)[];
+  /** how many tasks the catalog has before the filters */
+  total: number;
+  /** the catalog's location, for messages */
+  location: string;
   warnings: string[];
 }
 
-export async function listTasks(options: { catalog?: string; env?: Env }): Promise<Listing> {
+export interface TaskFilter {
+  /** exactly this language (one of LANGUAGES) */
+  language?: string;
+  /** text the vulnerability type contains, any case */
+  type?: string;
+}
+
+/** The filter as given on the command line; an unknown language is a usage error (exit 2). */
+export function checkFilter(filter: TaskFilter): TaskFilter {
+  const language = filter.language?.trim().toLowerCase();
+  if (language !== undefined && !(LANGUAGES as readonly string[]).includes(language)) {
+    throw usageError(messages.unknownLanguage(filter.language ?? "", LANGUAGES));
+  }
+  const type = filter.type?.trim().toLowerCase();
+  return { language: language || undefined, type: type || undefined };
+}
+
+function matches(task: ManifestTask, { language, type }: TaskFilter): boolean {
+  if (language !== undefined && task.language !== language) return false;
+  return type === undefined || (task.metadata.type ?? "").toLowerCase().includes(type);
+}
+
+export async function listTasks(options: { catalog?: string; env?: Env; filter?: TaskFilter }): Promise<Listing> {
   const env = options.env ?? process.env;
+  const filter = checkFilter(options.filter ?? {});
   const catalog = await openCatalog({ catalog: options.catalog, env });
   const registry = registryFromEnv(env);
   const warnings = [...catalog.warnings];
-  const sorted = [...catalog.manifest.tasks].sort((a, b) => compareCodePoints(a.id, b.id));
+  const kept = catalog.manifest.tasks.filter((task) => matches(task, filter));
+  const sorted = kept.sort((a, b) => compareCodePoints(a.id, b.id));
   const tasks = sorted.map((task) => {
     const image = resolveImage(catalog, task, registry);
     if (image.warning) warnings.push(image.warning);
     return taskSummary(task, image, registry);
   });
-  return { tasks, warnings };
+  return { tasks, types: sorted.map((t) => t.metadata.type), total: catalog.manifest.tasks.length, location: catalog.location, warnings };
 }
 
 export interface Shown {
   detail: ReturnType<typeof taskDetail>;
   image: CaseImageRef;
+  /** report path → text, for the crash reports this catalog has the text of */
+  reports: ReadonlyMap<string, string>;
   warnings: string[];
+}
+
+/** The crash reports' text: built into the binary for the demo, else from a local task folder. */
+async function reportsOf(catalog: Catalog, task: ManifestTask): Promise<ReadonlyMap<string, string>> {
+  if (!task.metadata.task_description.crash_report?.length) return new Map();
+  if (catalog.embedded) return (await import("./embedded-reports.ts")).embeddedReportTexts().get(task.id) ?? new Map();
+  if (!catalog.localDir) return new Map();
+  return (await import("./report-texts.ts")).taskReportTexts(task, join(catalog.localDir, task.id));
 }
 
 export async function showTask(options: { id: string; catalog?: string; env?: Env }): Promise<Shown> {
@@ -35,7 +80,7 @@ export async function showTask(options: { id: string; catalog?: string; env?: En
   const task = findTask(catalog, options.id);
   const image = resolveImage(catalog, task, registry);
   const warnings = [...catalog.warnings, ...(image.warning ? [image.warning] : [])];
-  return { detail: taskDetail(task, image, registry), image, warnings };
+  return { detail: taskDetail(task, image, registry), image, reports: await reportsOf(catalog, task), warnings };
 }
 
 /**
@@ -44,6 +89,30 @@ export async function showTask(options: { id: string; catalog?: string; env?: En
  */
 export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "\uFFFD");
+}
+
+/** Text of several lines for a terminal: line breaks and tabs kept, other control characters shown as U+FFFD. */
+export function printableLines(text: string): string {
+  return text.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, "\uFFFD");
+}
+
+/**
+ * The task statement, what an agent is given to work from: the issue, each crash report (its
+ * text, or where it is when this catalog does not have it) and the bug description, each under
+ * a heading line.
+ */
+export function describeStatement({ detail, reports }: Shown): string {
+  const d = detail.metadata.task_description;
+  const parts: string[] = [];
+  const block = (heading: string, text: string) => parts.push(`${heading}\n${printableLines(text).replace(/\n+$/, "")}\n`);
+  if (d.issue?.trim()) block("Issue:", d.issue);
+  for (const path of d.crash_report ?? []) {
+    const text = reports.get(path);
+    if (text === undefined) parts.push(`Crash report ${printable(path)}: ${messages.reportNotInCatalog(printable(path))}\n`);
+    else block(`Crash report ${printable(path)}:`, text);
+  }
+  if (d.bug_description?.trim()) block("Bug description:", d.bug_description);
+  return parts.join("\n");
 }
 
 /** `tasks show` for people: one `name  value` line per field, the description fields last. */

@@ -40,10 +40,37 @@ describe("ssebench tasks list", () => {
     const { parseManifest } = await import("../../src/formats/manifest.ts");
     const demo = await parseManifest(await Bun.file(`${repoRoot}/datasets/demo/manifest.json`).text(), "demo");
     const lines = r.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^ID {2,}LANGUAGE {2}PROJECT$/);
+    expect(lines[0]).toMatch(/^ID {2,}LANGUAGE {2}PROJECT {2,}TYPE$/);
     expect(lines.slice(1).map((l) => l.split(/ {2,}/)[0])).toEqual(demo.tasks.map((t) => t.id).sort());
     const column = (lines[0] ?? "").indexOf("LANGUAGE");
     for (const line of lines.slice(1)) expect(line.slice(column - 2, column)).toBe("  ");
+  });
+
+  test("--language and --type filter the built-in demo dataset; TYPE is the vulnerability type", async () => {
+    const all = await ssebench(["tasks", "list"]);
+    expect(all.stdout).toBe(
+      [
+        "ID                          LANGUAGE  PROJECT   TYPE",
+        "fixedbuf-extend-overflow    rust      fixedbuf  Out-of-bounds write (unsafe)",
+        "htmlesc-quote-overflow      c         htmlesc   Heap-buffer-overflow WRITE",
+        "staticfs-encoded-traversal  go        staticfs  Path traversal",
+        "",
+      ].join("\n"),
+    );
+    const heap = await ssebench(["tasks", "list", "--language", "C", "--type", "heap-BUFFER"]);
+    expect([heap.exitCode, heap.stdout, heap.stderr]).toEqual([0, "ID                      LANGUAGE  PROJECT  TYPE\nhtmlesc-quote-overflow  c         htmlesc  Heap-buffer-overflow WRITE\n", ""]);
+    const write = await ssebench(["tasks", "list", "--type", "write", "--json"]);
+    expect((JSON.parse(write.stdout) as { id: string }[]).map((t) => t.id)).toEqual(["fixedbuf-extend-overflow", "htmlesc-quote-overflow"]);
+  });
+
+  test("no task matching is an empty list and one line on stderr, exit 0; an unknown language is exit 2", async () => {
+    const none = await ssebench(["tasks", "list", "--language", "go", "--type", "heap"]);
+    const noneMessage = "No task of the 3 in the catalog at the built-in demo dataset matches the filters\n";
+    expect([none.exitCode, none.stdout, none.stderr]).toEqual([0, "ID  LANGUAGE  PROJECT  TYPE\n", noneMessage]);
+    const json = await ssebench(["tasks", "list", "--type", "nothing", "--json"]);
+    expect([json.exitCode, json.stdout, json.stderr]).toEqual([0, "[]\n", noneMessage]);
+    const bad = await ssebench(["tasks", "list", "--language", "java"]);
+    expect([bad.exitCode, bad.stdout, bad.stderr]).toEqual([2, "", "ssebench tasks list: --language must be one of c, go, rust, not 'java'\n"]);
   });
 
   test("--catalog FILE --json prints the service's GET /tasks array", async () => {
@@ -136,6 +163,31 @@ describe("ssebench tasks show", () => {
     expect(r.stdout).toContain(`image       ghcr.io/42-b3yond-6ug/ssebench/case/demo/alpha-2@${digestOf(1)}\n`);
     expect(r.stdout).toContain("checks      build, poc\n");
     expect(r.stdout).toContain("files       5\n");
+  });
+
+  test("prints the task statement after the fields: the issue, control characters shown as \uFFFD", async () => {
+    const r = await ssebench(["tasks", "show", "mid-3", "--catalog", dir]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split("\n\n")[1]).toBe("Issue:\na <b> & c\uFFFDline\n");
+  });
+
+  test("the built-in demo carries its crash reports' text; a manifest without its task folders says where they are", async () => {
+    const shown = await ssebench(["tasks", "show", "htmlesc-quote-overflow"], { cwd: "/" });
+    expect(shown.exitCode).toBe(0);
+    const task = `${repoRoot}/datasets/demo/htmlesc-quote-overflow`;
+    const [issue, asan] = await Promise.all([Bun.file(`${task}/sse/reports/issue.md`).text(), Bun.file(`${task}/sse/reports/asan.txt`).text()]);
+    const statement = shown.stdout.slice(shown.stdout.indexOf("\n\n") + 2);
+    expect(statement).toBe(`Crash report reports/issue.md:\n${issue.trimEnd()}\n\nCrash report reports/asan.txt:\n${asan.trimEnd()}\n`);
+    expect(shown.stdout).toContain("\ntype         Heap-buffer-overflow WRITE\n");
+    const alone = `${tmp.path}/alone`;
+    await Bun.write(`${alone}/manifest.json`, Bun.file(`${repoRoot}/datasets/demo/manifest.json`));
+    const r = await ssebench(["tasks", "show", "staticfs-encoded-traversal", "--catalog", alone]);
+    expect(r.stdout.slice(r.stdout.indexOf("\n\n") + 2)).toBe(
+      "Crash report reports/issue.md: (its text is not in this catalog: the file sse/reports/issue.md of the task folder)\n",
+    );
+    // From the dataset folder itself the text is read from the task folder.
+    const local = await ssebench(["tasks", "show", "htmlesc-quote-overflow", "--catalog", `${repoRoot}/datasets/demo`]);
+    expect(local.stdout.slice(local.stdout.indexOf("\n\n") + 2)).toBe(statement);
   });
 
   test("--json prints the task as the service's GET /tasks/{id} does", async () => {

@@ -5,17 +5,28 @@ import { err, out, renderJson, renderTable, write } from "../output.ts";
 export default defineCommand({
   meta: {
     name: "list",
-    description: "List the tasks of a catalog: a table, or with --json the service's GET /tasks array",
+    description: "List the tasks of a catalog: a table, or with --json the service's GET /tasks array (filtered)",
   },
-  args: { ...catalogArg, ...jsonArg },
+  args: {
+    ...catalogArg,
+    language: { type: "string", description: "Only tasks in this language (c, go or rust)", valueHint: "LANG" },
+    type: { type: "string", description: "Only tasks whose vulnerability type contains TEXT (any case)", valueHint: "TEXT" },
+    ...jsonArg,
+  },
   async run({ args }) {
     const { listTasks, printable } = await import("../../catalog/task-listing.ts");
-    const { tasks, warnings } = await listTasks({ catalog: args.catalog });
-    for (const warning of warnings) err(warning);
+    const filter = { language: args.language, type: args.type };
+    const listing = await listTasks({ catalog: args.catalog, filter });
+    for (const warning of listing.warnings) err(warning);
+    if (listing.tasks.length === 0 && listing.total > 0) {
+      const { messages } = await import("../../catalog/messages.ts");
+      err(messages.noTaskMatches(listing.total, listing.location));
+    }
     if (args.json) {
-      write(renderJson(tasks));
+      write(renderJson(listing.tasks));
       return;
     }
-    out(renderTable(["ID", "LANGUAGE", "PROJECT"], tasks.map((t) => [t.id, t.language, t.project].map(printable))));
+    const rows = listing.tasks.map((t, i) => [t.id, t.language, t.project, listing.types[i] || "-"].map(printable));
+    out(renderTable(["ID", "LANGUAGE", "PROJECT", "TYPE"], rows));
   },
 });

@@ -5,7 +5,7 @@ import { err, out, renderJson, renderTable, write } from "../output.ts";
 export default defineCommand({
   meta: {
     name: "show",
-    description: "Show one task of a catalog: its images, checks and files (--json: the service's GET /tasks/{id})",
+    description: "Show one task of a catalog: its images, checks, files and statement (--json: the service's GET /tasks/{id})",
   },
   args: {
     id: { type: "positional", required: true, description: "Task id", valueHint: "ID" },
@@ -13,7 +13,7 @@ export default defineCommand({
     ...jsonArg,
   },
   async run({ args }) {
-    const { describeTask, showTask } = await import("../../catalog/task-listing.ts");
+    const { describeStatement, describeTask, showTask } = await import("../../catalog/task-listing.ts");
     const shown = await showTask({ id: args.id, catalog: args.catalog });
     for (const warning of shown.warnings) err(warning);
     if (args.json) {
@@ -23,5 +23,6 @@ export default defineCommand({
     const rows = describeTask(shown);
     // Two columns without a header row: the table helper aligns them; drop its header line.
     out(renderTable(["", ""], rows).split("\n").slice(1).join("\n"));
+    out(`\n${describeStatement(shown)}`);
   },
 });
