@@ -1,5 +1,8 @@
 /**
- * Compiles the two binaries into dist/. Usage: bun scripts/build.ts [--target bun-linux-arm64]
+ * Compiles the two binaries into dist/. Usage:
+ *   bun scripts/build.ts [--target bun-linux-arm64 [--executable-path BUN] [--out DIR]]
+ * --executable-path: the target's Bun runtime to build on (scripts/release.ts takes it from npm),
+ * instead of Bun downloading it on its own.
  * First generates src/formats/compiled-validators.js (scripts/compile-validators.ts).
  *
  * Bytecode needs the ESM format (with CJS, Bun reports "Failed to generate bytecode" but still
@@ -8,12 +11,13 @@
  */
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { target: { type: "string" } } });
+const { values } = parseArgs({ options: { target: { type: "string" }, "executable-path": { type: "string" }, out: { type: "string" } } });
 const binaries = [
   { entry: "src/ssebench.ts", name: "ssebench" },
   { entry: "src/ssebench-entrypoint.ts", name: "ssebench-entrypoint" },
 ];
-const outDir = values.target ? `dist/${values.target}` : "dist";
+const outDir = values.out ?? (values.target ? `dist/${values.target}` : "dist");
+const executablePath = values["executable-path"];
 // The formats' checkers, compiled from the arktype models before they are bundled (check.ts). In a
 // process of its own: loading the formats here filled this process's resolver cache before the
 // file existed, and Bun.build then failed now and then with 'Could not resolve
@@ -35,7 +39,11 @@ for (const { entry, name } of binaries) {
   const started = performance.now();
   const result = await Bun.build({
     entrypoints: [entry],
-    compile: { outfile, ...(values.target ? { target: values.target as Bun.Build.CompileTarget } : {}) },
+    compile: {
+      outfile,
+      ...(values.target ? { target: values.target as Bun.Build.CompileTarget } : {}),
+      ...(executablePath ? { executablePath } : {}),
+    },
     minify: true,
     bytecode: true,
     format: "esm",
