@@ -9,6 +9,8 @@ export const ExitCode = {
   failure: 1,
   /** bad flags or arguments */
   usage: 2,
+  /** `dataset verify --repeat`: the repetitions of a task graded a check differently (a flaky PoC or test) */
+  disagreement: 3,
   /** the agent ran out of time (inside the container) */
   timeout: 124,
   /** an unexpected exception: a bug in ssebench */

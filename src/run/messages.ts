@@ -154,4 +154,10 @@ export const msg = {
   leakAuditFailed: (image: string, why: string) => `could not audit the case image ${image}: ${why}`,
   verifyNoTasks: (dir: string) => `${dir}: no tasks to verify`,
   verifyUnknownTasks: (dir: string, names: readonly string[]) => `no such task in ${dir}: ${names.join(", ")}`,
+  verifyOutcomeIn: (outcome: string, reps: readonly number[]) => `${outcome} in ${reps.join(", ")}`,
+  verifyDisagreement: (agent: string, check: string, sides: readonly string[]) => `repetitions disagree on ${agent} ${check}: ${sides.join("; ")}`,
+  verifyInRepetitions: (reps: readonly number[], failure: string) => `${reps.length === 1 ? "repetition" : "repetitions"} ${reps.join(", ")}: ${failure}`,
+  verifyRepetition: (task: string, k: number, n: number, ok: boolean, seconds: number, failures: readonly string[]) =>
+    `${task}: repetition ${k}/${n} ${ok ? "ok" : "FAILED"} (${seconds.toFixed(1)}s)${failures.length > 0 ? `: ${failures.join("; ")}` : ""}`,
+  verifyRepeatTooMany: (value: string, max: number) => `--repeat must be at most ${max} (got '${value}')`,
 } as const;

@@ -1,7 +1,7 @@
-/** `ssebench dataset verify` behind the thin command file: a table (or JSON) and exit 1 on any failure. */
+/** `ssebench dataset verify` behind the thin command file: a table (or JSON); exit 1 on any failure, 3 when repetitions disagree. */
 import { join } from "node:path";
 import { err, out, renderJson, renderTable } from "../output/terminal.ts";
-import { usageError } from "../errors.ts";
+import { ExitCode, usageError } from "../errors.ts";
 import { DockerCli } from "./docker.ts";
 import { findHome } from "./home.ts";
 import { msg } from "./messages.ts";
@@ -13,7 +13,19 @@ export interface VerifyArgs {
   dir?: string;
   output?: string;
   timeout?: string;
+  repeat?: string;
   json?: boolean;
+}
+
+/** Enough to expose a flaky check; more is a typo (each repetition is two full runs). */
+const MAX_REPEAT = 100;
+
+function parseRepeat(raw: string | undefined): number {
+  if (raw === undefined) return 1;
+  const n = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || n < 1) throw usageError(msg.positiveInt("--repeat", raw));
+  if (n > MAX_REPEAT) throw usageError(msg.verifyRepeatTooMany(raw, MAX_REPEAT));
+  return n;
 }
 
 export async function verifyCommand(args: VerifyArgs): Promise<number> {
@@ -22,6 +34,7 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
     throw usageError(msg.positiveInt("--timeout", String(args.timeout)));
   }
   if (timeout > MAX_SECONDS.timeout) throw usageError(msg.tooManySeconds("--timeout", String(args.timeout), MAX_SECONDS.timeout));
+  const repeat = parseRepeat(args.repeat);
   const home = findHome();
   const { verdicts, interrupted } = await verifyTasks(
     {
@@ -29,6 +42,7 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
       tasks: args.tasks,
       output: args.output ?? join("results", "dataset-verify"),
       timeout,
+      repeat,
     },
     {
       // The per-run logs hold everything else; docker invocations go to stderr with SSEBENCH_DEBUG=1.
@@ -36,6 +50,7 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
       home,
       env: process.env,
       handleSignals: true,
+      onRepetition: (task, k, r, seconds) => err(msg.verifyRepetition(task, k, repeat, r.failures.length === 0, seconds, r.failures)),
       onTask: (v) => {
         err(`${v.ok ? "ok" : "FAILED"} ${v.task} (${v.seconds.toFixed(1)}s)${v.failures.length > 0 ? `: ${v.failures.join("; ")}` : ""}`);
         for (const leak of v.leaks) err(`${v.task}: case image leak: ${leak}`);
@@ -48,5 +63,6 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
     err(`Interrupted; ${verdicts.length} task(s) verified before the signal`);
     return interrupted;
   }
-  return verdicts.every((v) => v.ok) ? 0 : 1;
+  if (verdicts.some((v) => v.disagreements.length > 0)) return ExitCode.disagreement;
+  return verdicts.every((v) => v.ok) ? ExitCode.ok : ExitCode.failure;
 }

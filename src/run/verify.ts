@@ -17,12 +17,15 @@ import { DEFAULTS, defaultCpus, defaultRunTimeout, type RunOptions } from "./opt
 import { runTask } from "./orchestrate.ts";
 import { fileReporter, type Reporter } from "./reporter.ts";
 import { NO_MODEL, newRunId } from "./results.ts";
+import { type Disagreement, describeDisagreement, findDisagreements, mergeRepetitionFailures } from "./verify-repeat.ts";
 
 export interface VerifyOptions {
   dir: string;
   tasks: string[];
   output: string;
   timeout: number;
+  /** how many times each task is verified; the repetitions must agree (verify-repeat.ts) */
+  repeat: number;
 }
 
 export interface AgentRun {
@@ -36,15 +39,27 @@ export interface AgentRun {
   failures: string[];
 }
 
+/** One repetition of a task's reference and dummy runs. */
+export interface Repetition {
+  runs: Record<string, AgentRun>;
+  failures: string[];
+}
+
 export interface TaskVerdict {
   task: string;
   checks: string[];
   ok: boolean;
   seconds: number;
+  /** the disagreements first, then every repetition's failures (verify-repeat.ts) */
   failures: string[];
   /** What the case image would leak to an agent without the tool layer's clean-up, one line each (image-audit.ts). */
   leaks: string[];
+  /** the first repetition's runs */
   runs: Record<string, AgentRun>;
+  /** every repetition, in order (one without --repeat) */
+  repetitions: Repetition[];
+  /** the checks whose outcome differed between repetitions */
+  disagreements: Disagreement[];
 }
 
 /** The checks a task's config gives it (spec dataset-catalog §2.1 `checks`). */
@@ -117,8 +132,8 @@ interface RunRecordOfVerify {
   interrupted?: number;
 }
 
-async function verifyRun(v: VerifyOptions, task: string, agent: string, deps: VerifyDeps & { reporterFor: (log: string) => Reporter }): Promise<RunRecordOfVerify> {
-  const log = join(v.output, "logs", `${task}.${agent}.log`);
+async function verifyRun(v: VerifyOptions, task: string, agent: string, rep: number, deps: FullDeps): Promise<RunRecordOfVerify> {
+  const log = join(v.output, "logs", v.repeat > 1 ? `${task}.${agent}.${rep}.log` : `${task}.${agent}.log`);
   rmSync(log, { force: true });
   const started = performance.now();
   const run: AgentRun = { agent, exit_code: null, seconds: 0, log, run_dir: null, image: null, result: null, failures: [] };
@@ -142,7 +157,7 @@ async function verifyRun(v: VerifyOptions, task: string, agent: string, deps: Ve
     if (existsSync(runDir)) run.run_dir = runDir;
     return { run };
   } finally {
-    run.seconds = Math.round((performance.now() - started) / 100) / 10;
+    run.seconds = seconds(started);
   }
 }
 
@@ -153,6 +168,8 @@ export interface VerifyDeps {
   reporterFor?: (log: string) => Reporter;
   /** called after each task, for progress */
   onTask?: (verdict: TaskVerdict) => void;
+  /** called after each repetition of a task when there are several */
+  onRepetition?: (task: string, rep: number, repetition: Repetition, seconds: number) => void;
   /** Ctrl-C stops the current run (recorded) and then verify; the CLI sets it */
   handleSignals?: boolean;
 }
@@ -161,6 +178,31 @@ export interface VerifyOutcome {
   verdicts: TaskVerdict[];
   /** the exit status when a signal stopped verify (130/143) */
   interrupted: number | undefined;
+}
+
+type FullDeps = VerifyDeps & { reporterFor: (log: string) => Reporter };
+
+interface RepetitionOutcome {
+  repetition: Repetition;
+  meta: TaskMetadata | undefined;
+  image: string | null;
+  interrupted?: number;
+}
+
+/** One reference and one dummy run of a task, judged on their own. */
+async function verifyOnce(v: VerifyOptions, task: string, rep: number, deps: FullDeps): Promise<RepetitionOutcome> {
+  const reference = await verifyRun(v, task, "reference", rep, deps);
+  const runs = { reference: reference.run };
+  if (reference.interrupted) return { repetition: { runs, failures: [] }, meta: undefined, image: null, interrupted: reference.interrupted };
+  const dummy = await verifyRun(v, task, "dummy", rep, deps);
+  const both = { reference: reference.run, dummy: dummy.run };
+  if (dummy.interrupted) return { repetition: { runs: both, failures: [] }, meta: undefined, image: null, interrupted: dummy.interrupted };
+  const meta = (reference.summary ?? dummy.summary)?.task as TaskMetadata | undefined;
+  const checks = meta ? taskChecks(meta) : [];
+  if (reference.run.result) reference.run.failures.push(...referenceFailures(checks, reference.run.result));
+  if (dummy.run.result) dummy.run.failures.push(...dummyFailures(checks, dummy.run.result));
+  const failures = [...reference.run.failures, ...dummy.run.failures];
+  return { repetition: { runs: both, failures }, meta, image: reference.run.image ?? dummy.run.image };
 }
 
 export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<VerifyOutcome> {
@@ -177,29 +219,36 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<V
   } catch (cause) {
     throw new UserError(`${v.output}: cannot create the output folder: ${describeCause(cause)}`);
   }
-  const full = { ...deps, reporterFor: deps.reporterFor ?? fileReporter };
+  const full: FullDeps = { ...deps, reporterFor: deps.reporterFor ?? fileReporter };
   const verdicts: TaskVerdict[] = [];
   for (const task of tasks) {
     const started = performance.now();
-    const reference = await verifyRun({ ...v, dir }, task, "reference", full);
-    if (reference.interrupted) return { verdicts, interrupted: reference.interrupted };
-    const dummy = await verifyRun({ ...v, dir }, task, "dummy", full);
-    if (dummy.interrupted) return { verdicts, interrupted: dummy.interrupted };
-    const meta = (reference.summary ?? dummy.summary)?.task as TaskMetadata | undefined;
-    const checks = meta ? taskChecks(meta) : [];
-    if (reference.run.result) reference.run.failures.push(...referenceFailures(checks, reference.run.result));
-    if (dummy.run.result) dummy.run.failures.push(...dummyFailures(checks, dummy.run.result));
-    const failures = [...reference.run.failures, ...dummy.run.failures];
-    const image = reference.run.image ?? dummy.run.image;
+    const repetitions: Repetition[] = [];
+    let meta: TaskMetadata | undefined;
+    let image: string | null = null;
+    for (let rep = 1; rep <= v.repeat; rep++) {
+      const repStarted = performance.now();
+      const once = await verifyOnce({ ...v, dir }, task, rep, full);
+      if (once.interrupted) return { verdicts, interrupted: once.interrupted };
+      repetitions.push(once.repetition);
+      meta ??= once.meta;
+      image ??= once.image;
+      if (v.repeat > 1) deps.onRepetition?.(task, rep, once.repetition, seconds(repStarted));
+    }
+    const agents = ["reference", "dummy"];
+    const disagreements = findDisagreements(agents, repetitions.map((r) => Object.fromEntries(agents.map((a) => [a, r.runs[a]?.result?.checks]))));
+    const failures = [...disagreements.map(describeDisagreement), ...mergeRepetitionFailures(repetitions.map((r) => r.failures))];
     const leaks = image && meta ? await auditCaseImage(deps.docker, image, meta.source) : [];
     const verdict: TaskVerdict = {
       task,
-      checks,
+      checks: meta ? taskChecks(meta) : [],
       ok: failures.length === 0 && leaks.length === 0,
-      seconds: Math.round((performance.now() - started) / 100) / 10,
+      seconds: seconds(started),
       failures,
       leaks,
-      runs: { reference: reference.run, dummy: dummy.run },
+      runs: repetitions[0]?.runs ?? {},
+      repetitions,
+      disagreements,
     };
     writeFileSync(join(v.output, "tasks", `${task}.json`), `${JSON.stringify(verdict, null, 2)}\n`);
     verdicts.push(verdict);
@@ -208,7 +257,11 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<V
   return { verdicts, interrupted: undefined };
 }
 
-/** One table row per task: TASK, REFERENCE, DUMMY, SECONDS, RESULT. */
+function seconds(since: number): number {
+  return Math.round((performance.now() - since) / 100) / 10;
+}
+
+/** One table row per task: TASK, REFERENCE, DUMMY, SECONDS, RESULT (a grade every repetition had once, with ×N). */
 export function verdictRow(v: TaskVerdict): string[] {
   const grade = (r: AgentRun | undefined) => {
     if (!r?.result) return "not run";
@@ -216,5 +269,16 @@ export function verdictRow(v: TaskVerdict): string[] {
     const pocs = p.pov_total === null ? "" : ` (PoC ${p.pov_passed}/${p.pov_total} fixed)`;
     return `${p.status}${pocs}`;
   };
-  return [v.task, grade(v.runs.reference), grade(v.runs.dummy), v.seconds.toFixed(1), v.ok ? "ok" : `FAILED: ${v.failures[0] ?? `case image leak: ${v.leaks[0]}`}`];
+  const reps = v.repetitions.length > 0 ? v.repetitions : [{ runs: v.runs, failures: [] }];
+  const grades = (agent: string) => {
+    const each = [...new Set(reps.map((r) => grade(r.runs[agent])))];
+    return each.length === 1 && reps.length > 1 ? `${each[0]} ×${reps.length}` : each.join(" | ");
+  };
+  return [v.task, grades("reference"), grades("dummy"), v.seconds.toFixed(1), verdictResult(v)];
+}
+
+function verdictResult(v: TaskVerdict): string {
+  if (v.ok) return "ok";
+  if (v.disagreements.length > 0) return `FLAKY: ${v.failures[0]}`;
+  return `FAILED: ${v.failures[0] ?? `case image leak: ${v.leaks[0]}`}`;
 }

@@ -3,7 +3,7 @@
  * check, the dummy agent leaves the PoC triggering.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TaskVerdict } from "../../src/run/verify.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
@@ -33,6 +33,29 @@ describe.skipIf(!E2E)(`ssebench dataset verify on a real engine${SKIP_REASON}`, 
       expect(reference?.pov_passed).toBe(reference?.pov_total ?? -1);
       expect(dummy?.build_success).toBe(true);
       expect(dummy?.pov_passed).toBeLessThan(dummy?.pov_total ?? 0);
+    }
+  });
+
+  test("--repeat 2 on a demo task: both repetitions agree on every check, one log per agent and repetition", async () => {
+    const task = "htmlesc-quote-overflow";
+    const out = join(output.path, "repeat");
+    const r = await ssebench(["dataset", "verify", task, "--repeat", "2", "--output", out, "--timeout", "900"], { env: { DOCKER_HOST: process.env.DOCKER_HOST } });
+    if (r.exitCode !== 0) console.error(r.stdout, r.stderr);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(`${task}: repetition 1/2 ok`);
+    expect(r.stderr).toContain(`${task}: repetition 2/2 ok`);
+    expect(r.stdout).toContain("passed (PoC 1/1 fixed) ×2");
+    const verdict = readJson<TaskVerdict>(join(out, "tasks", `${task}.json`));
+    expect(verdict.ok).toBe(true);
+    expect(verdict.disagreements).toEqual([]);
+    expect(verdict.repetitions).toHaveLength(2);
+    const [first, second] = verdict.repetitions;
+    for (const agent of ["reference", "dummy"]) {
+      const statuses = (rep: typeof first) => rep?.runs[agent]?.result?.checks.map((c) => `${c.check} ${c.poc ?? ""} ${c.status}`);
+      expect(statuses(first)?.length).toBeGreaterThan(0);
+      expect(statuses(second)).toEqual(statuses(first) as string[]);
+      expect(first?.runs[agent]?.run_dir).not.toBe(second?.runs[agent]?.run_dir as string);
+      for (const k of [1, 2]) expect(existsSync(join(out, "logs", `${task}.${agent}.${k}.log`))).toBe(true);
     }
   });
 

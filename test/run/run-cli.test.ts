@@ -145,4 +145,16 @@ describe("ssebench dataset verify: bad input", () => {
     expect(huge.exitCode).toBe(2);
     expect(huge.stderr).toBe(`${msg.tooManySeconds("--timeout", "3000000", 1_000_000)}\n`);
   });
+
+  test("a bad --repeat is a usage error", async () => {
+    for (const [value, line] of [
+      ["0", msg.positiveInt("--repeat", "0")],
+      ["twice", msg.positiveInt("--repeat", "twice")],
+      ["101", msg.verifyRepeatTooMany("101", 100)],
+    ] as const) {
+      const r = await ssebench(["dataset", "verify", "--dir", fixtures, "--repeat", value]);
+      expect(r.stderr).toBe(`${line}\n`);
+      expect(r.exitCode).toBe(2);
+    }
+  });
 });

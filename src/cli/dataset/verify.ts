@@ -11,6 +11,7 @@ export default defineCommand({
     dir: { type: "string", description: "Dataset folder (default: datasets/demo of this checkout)", valueHint: "DIR" },
     output: { type: "string", alias: "o", description: "Where verdicts, logs and runs go (default: results/dataset-verify)", valueHint: "DIR" },
     timeout: { type: "string", description: "Agent and grading time limit of each run in seconds (default 1800)", valueHint: "SECONDS" },
+    repeat: { type: "string", description: "Verify each task N times; every check must grade the same in each (exit 3 if not)", valueHint: "N" },
     ...jsonArg,
   },
   async run({ args }) {
