@@ -18,7 +18,7 @@ import { flagCounts, matrixFlags, type MatrixFlags } from "./flags.ts";
 import { msg } from "./messages.ts";
 import { defaultJobs, type JobFile, memoryBytes, planTrials, type TaskImages, type TrialSpec } from "./plan.ts";
 import { predictionTrials, readPredictions, samePatches, savePatches } from "./predictions.ts";
-import { PATCH_AGENT } from "../run/agents.ts";
+import { isAgentPath, PATCH_AGENT } from "../run/agents.ts";
 import { latestByTrial, isInfraError } from "./rules.ts";
 import { type Emit, jsonProgress, plainProgress, terminalProgress } from "./progress.ts";
 import { runJob } from "./runner.ts";
@@ -67,9 +67,13 @@ function dropFlags(rawArgs: readonly string[], drop: (name: string) => boolean, 
 }
 
 /** --local as an absolute path, so a resume from another folder finds the same tasks. */
+/** --local and every agent folder of --agent made absolute, so a resume from elsewhere finds them. */
 function absoluteLocal(rawArgs: readonly string[]): string[] {
+  const agents = (list: string) => list.split(",").map((a) => (isAgentPath(a.trim()) ? resolve(a.trim()) : a)).join(",");
   return rawArgs.map((token, i) => {
     if (token.startsWith("--local=")) return `--local=${resolve(token.slice(8))}`;
+    if (token.startsWith("--agent=")) return `--agent=${agents(token.slice(8))}`;
+    if (rawArgs[i - 1] === "--agent") return agents(token);
     return rawArgs[i - 1] === "--local" ? resolve(token) : token;
   });
 }
@@ -90,6 +94,8 @@ async function planJob(name: string, matrix: MatrixFlags, spec: { tasks: string 
   if (matrix.agents.length === 0) throw usageError(msg.noAgent());
   const { loadAgent } = await import("../run/agents.ts");
   const agents = await Promise.all(matrix.agents.map((a) => loadAgent(deps.home.agentsDir, a)));
+  const clash = agents.find((a, i) => agents.findIndex((b) => b.name === a.name) !== i);
+  if (clash) throw new UserError(msg.agentNameClash(clash.name, agents.filter((a) => a.name === clash.name).map((a) => a.dir)));
   for (const a of agents) {
     if (a.usesModel && matrix.models.length === 0) throw new UserError(runMsg.modelRequired(a.name));
     if (!a.usesModel && matrix.models.length > 0) deps.reporter.warn(runMsg.modelIgnored(a.name, matrix.models.join(", ")));
@@ -108,7 +114,7 @@ async function finishPlan(name: string, trials: TrialSpec[], matrix: JobFile["ma
   const cells = new Map(trials.map((t) => [`${t.task}/${t.model}/${t.agent}`, t]));
   for (const t of cells.values()) {
     const patchFile = t.patch ? join(dir, t.patch) : undefined;
-    const plan = await validateRun({ ...base, task: t.task, agent: t.agent, model: t.model === "none" ? undefined : t.model, patchFile }, { home: deps.home, env: process.env, warn: deps.reporter.warn });
+    const plan = await validateRun({ ...base, task: t.task, agent: t.agent_dir ?? t.agent, model: t.model === "none" ? undefined : t.model, patchFile }, { home: deps.home, env: process.env, warn: deps.reporter.warn });
     dataset = plan.task.dataset;
     const pull = plan.task.case.pull;
     images[t.task] = { case_image: plan.task.case.tag, pull: pull?.ref ?? null, digest: pull?.digest ?? null, built_from: plan.task.case.folder ?? null };
@@ -132,7 +138,8 @@ export async function jobCommand(args: RawJobArgs, rawArgs: readonly string[], s
   const counts = flagCounts(rawArgs, stringFlags);
   const matrix = matrixFlags(rawArgs);
   for (const t of matrix.tasks) checkSegment("--task", t);
-  for (const a of matrix.agents) checkSegment("--agent", a);
+  for (const a of matrix.agents) if (!isAgentPath(a)) checkSegment("--agent", a);
+  matrix.agents = matrix.agents.map((a) => (isAgentPath(a) ? resolve(a) : a));
   for (const m of matrix.models) checkSegment("--model", m);
   const attempts = wholeNumber(args.attempts, 1, 100, msg.attempts) ?? 1;
   const retries = wholeNumber(args.retries, 0, 10, msg.retries) ?? 2;

@@ -26,6 +26,8 @@ export const msg = {
     `Job ${name} was planned with other tasks, agents, models or attempts (${file}); resume it with just --job ${name}, or name a new job`,
   resumeOptions: (name: string, file: string) =>
     `Job ${name} keeps the options it was planned with (${file}); resume it with only --job, --jobs, --retries, --results, --require-pass or --json, or name a new job`,
+  agentNameClash: (name: string, dirs: readonly string[]) =>
+    `Two agents of the job are both named '${name}' (${dirs.join(", ")}); their results would mix: rename one folder and its agent.yaml name`,
   jobUnreadable: (file: string, detail: string) => `${file}: not a job plan: ${detail}`,
   jobMissing: (name: string, dir: string) => `Job ${name} does not exist in ${dir}; give --task and --agent to plan it`,
   jobLocked: (name: string, pid: number, lock: string) => `Job ${name} is being run by process ${pid} (${lock}); wait for it, or stop it first`,

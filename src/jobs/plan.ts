@@ -9,6 +9,8 @@ export interface TrialSpec {
   trial: string;
   task: string;
   agent: string;
+  /** an agent given as a folder (`--agent PATH`): its absolute path, which the trial runs */
+  agent_dir?: string;
   model: string;
   attempt: number;
   /** a --predictions trial: its patch, relative to the job folder */
@@ -50,13 +52,14 @@ export function trialKey(task: string, model: string, agent: string, attempt: nu
 }
 
 /** Every trial in run order: attempt by attempt, so a stopped job has covered the matrix evenly. */
-export function planTrials(tasks: readonly string[], agents: readonly { name: string; usesModel: boolean }[], models: readonly string[], attempts: number): TrialSpec[] {
+export function planTrials(tasks: readonly string[], agents: readonly { name: string; usesModel: boolean; external?: boolean; dir?: string }[], models: readonly string[], attempts: number): TrialSpec[] {
   const trials: TrialSpec[] = [];
   for (let attempt = 1; attempt <= attempts; attempt++) {
     for (const task of tasks) {
       for (const agent of agents) {
         for (const model of agent.usesModel ? models : [NO_MODEL]) {
-          trials.push({ trial: trialKey(task, model, agent.name, attempt), task, agent: agent.name, model, attempt });
+          const dir = agent.external && agent.dir ? { agent_dir: agent.dir } : {};
+          trials.push({ trial: trialKey(task, model, agent.name, attempt), task, agent: agent.name, ...dir, model, attempt });
         }
       }
     }

@@ -55,7 +55,7 @@ const sleep = (ms: number, stop: AbortSignal) =>
   });
 
 async function runOneTrial(run: JobRun, deps: JobDeps, spec: TrialSpec, attemptNo: number): Promise<TrialRecord> {
-  const opts: RunOptions = { ...run.base, task: spec.task, agent: spec.agent, model: spec.model === NO_MODEL ? undefined : spec.model, runId: undefined, requirePass: false, job: run.job.name, patchFile: spec.patch ? join(run.dir, spec.patch) : undefined };
+  const opts: RunOptions = { ...run.base, task: spec.task, agent: spec.agent_dir ?? spec.agent, model: spec.model === NO_MODEL ? undefined : spec.model, runId: undefined, requirePass: false, job: run.job.name, patchFile: spec.patch ? join(run.dir, spec.patch) : undefined };
   const reporter = fileReporter(join(run.dir, "logs", `${spec.trial.replaceAll("/", "__")}.${attemptNo}.log`));
   const started = new Date();
   const base = { trial: spec.trial, task: spec.task, agent: spec.agent, model: spec.model, attempt: spec.attempt, try: attemptNo };

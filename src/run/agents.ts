@@ -1,6 +1,7 @@
 /**
  * Agents: one folder per agent under <home>/agents with `agent.yaml` and a Dockerfile that starts
- * `FROM ${TOOL_IMAGE}` (the tool layer of the task being run).
+ * `FROM ${TOOL_IMAGE}` (the tool layer of the task being run), or `FROM scratch` with the agent's
+ * files only. `--agent PATH` (a value with a '/') runs such a folder from anywhere.
  *
  * agent.yaml keys: `name` (required, equals the folder name), `version` (optional, the agent
  * layer's tag; default the ssebench version), `uses_model` (optional bool, default true: false
@@ -10,7 +11,7 @@
  * copied into the agent's build context, agent-npm.ts). No other keys.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { UserError } from "../errors.ts";
 import { cacheDir } from "./content-hash.ts";
 import { msg } from "./messages.ts";
@@ -28,6 +29,8 @@ export interface Agent {
   reference: boolean;
   /** a CLI installed from npm on the host whose binary goes into the build context */
   npm: NpmCli | undefined;
+  /** given as a folder (`--agent PATH`), not one of the home's agents/ */
+  external: boolean;
 }
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
@@ -36,6 +39,29 @@ const VERSION = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 export const PATCH_AGENT = "patch";
 
 export const AGENT_WIRES = ["anthropic", "chat", "responses"] as const;
+/** Built-in agents that get a patch mounted: an agent folder from elsewhere may not take their names. */
+const RESERVED = ["reference", PATCH_AGENT];
+
+/** An --agent value with a '/' is an agent folder anywhere (`--agent ./mine`); else a name in the home. */
+export function isAgentPath(value: string): boolean {
+  return value.includes("/");
+}
+
+/** Where an --agent value's files are: `<agentsDir>/<name>`, or the folder it names. */
+function agentFolder(agentsDir: string, spec: string): { dir: string; name: string; external: boolean } {
+  if (!isAgentPath(spec)) return { dir: join(agentsDir, spec), name: spec, external: false };
+  const dir = resolve(spec);
+  return { dir, name: basename(dir), external: true };
+}
+
+/** agent.yaml of an --agent value, or the clear refusal: an unknown name lists the known ones. */
+function agentFile(agentsDir: string, spec: string): { file: string; name: string; external: boolean } {
+  const { dir, name, external } = agentFolder(agentsDir, spec);
+  const file = join(dir, "agent.yaml");
+  if (!existsSync(file)) throw new UserError(external ? msg.agentFolderMissing(spec, dir) : msg.unknownAgent(spec, listAgents(agentsDir)));
+  if (external && RESERVED.includes(name)) throw new UserError(msg.agentInvalid(file, msg.agentNameReserved(name)));
+  return { file, name, external };
+}
 
 export function listAgents(agentsDir: string): string[] {
   if (!existsSync(agentsDir)) return [];
@@ -84,28 +110,30 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
     dir: join(file, ".."),
     reference: name === "reference",
     npm: npm === undefined ? undefined : parseNpmCli(npm, (detail) => new UserError(msg.agentInvalid(file, detail))),
+    external: false,
   };
 }
 
-/** Reads agents/<name>/agent.yaml; unknown → `Unknown agent 'x'. Available agents: …`. */
-export async function loadAgent(agentsDir: string, name: string): Promise<Agent> {
-  const file = join(agentsDir, name, "agent.yaml");
-  if (!existsSync(file)) throw new UserError(msg.unknownAgent(name, listAgents(agentsDir)));
+/**
+ * Reads agents/<name>/agent.yaml, or <PATH>/agent.yaml for `--agent PATH`; unknown →
+ * `Unknown agent 'x'. Available agents: …`.
+ */
+export async function loadAgent(agentsDir: string, spec: string): Promise<Agent> {
+  const { file, name, external } = agentFile(agentsDir, spec);
   const text = readFileSync(file, "utf8");
   const agent = await cachedValidation(cacheDir(process.env, "agents"), name, `${file}\0${text}`, () => parseAgentYaml(file, name, text));
-  if (!existsSync(join(agentsDir, name, "Dockerfile"))) {
-    throw new UserError(msg.agentInvalid(join(agentsDir, name), "has no Dockerfile"));
+  if (!existsSync(join(file, "..", "Dockerfile"))) {
+    throw new UserError(msg.agentInvalid(join(file, ".."), "has no Dockerfile"));
   }
-  return agent;
+  return { ...agent, external };
 }
 
 /**
  * Whether an agent makes model calls. An unknown agent is refused here, first, so a misspelt name
  * is named as such instead of asking for --model; a broken agent.yaml is reported by loadAgent.
  */
-export async function agentUsesModel(agentsDir: string, name: string): Promise<boolean> {
-  const file = join(agentsDir, name, "agent.yaml");
-  if (!existsSync(file)) throw new UserError(msg.unknownAgent(name, listAgents(agentsDir)));
+export async function agentUsesModel(agentsDir: string, spec: string): Promise<boolean> {
+  const { file, name } = agentFile(agentsDir, spec);
   try {
     const text = readFileSync(file, "utf8");
     return (await cachedValidation(cacheDir(process.env, "agents"), name, `${file}\0${text}`, () => parseAgentYaml(file, name, text))).usesModel;

@@ -80,6 +80,9 @@ export const msg = {
   unknownAgent: (name: string, known: readonly string[]) =>
     `Unknown agent '${name}'.${mean(name, known)} Available agents: ${list(known)}`,
   agentInvalid: (file: string, detail: string) => `${file}: ${detail}`,
+  agentFolderMissing: (given: string, dir: string) =>
+    `--agent ${given}: ${dir} is not an agent folder (no agent.yaml in it; see docs/agents.md "Writing your own agent")`,
+  agentNameReserved: (name: string) => `the name '${name}' is a built-in agent's; rename the folder and its agent.yaml name`,
   budgetStopped: (budget: number, refused: number) =>
     `The run's model budget of $${budget} was spent: the gateway refused ${refused} later call${refused === 1 ? "" : "s"} (HTTP 400, budget_exceeded; see model-calls.jsonl), so the agent could not go on`,
   npmInstalling: (spec: string, dir: string) => `Installing ${spec} from npm into ${dir}`,

@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { UserError, usageError } from "../errors.ts";
+import { isAgentPath } from "./agents.ts";
 import { BACKENDS, type BackendName } from "./backend.ts";
 import { msg } from "./messages.ts";
 
@@ -169,7 +170,7 @@ export function parseRunOptions(
   if (!raw.task) throw usageError(msg.missingFlag("--task"));
   if (!raw.agent) throw usageError(msg.missingFlag("--agent"));
   for (const [flag, value] of [["--task", raw.task], ["--agent", raw.agent], ["--model", raw.model]] as const) {
-    if (value !== undefined) checkSegment(flag, value);
+    if (value !== undefined && !(flag === "--agent" && isAgentPath(value))) checkSegment(flag, value);
   }
   const difficulty = raw.difficulty ?? String(DEFAULTS.difficulty);
   if (!/^[0-4]$/.test(difficulty)) throw usageError(msg.difficulty(difficulty));
