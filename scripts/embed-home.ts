@@ -1,6 +1,6 @@
 /**
  * Writes src/run/embedded-home.gen.js: every file `ssebench run` needs outside a checkout (the
- * folders of EMBEDDED_FOLDERS: every agents/* folder, images/, runtime/plugins/, models/, the demo
+ * folders of EMBEDDED_PATHS: every agents/* folder, images/, runtime/plugins/, models/, the demo
  * dataset), base64 with its mode, and a digest over them all. scripts/build.ts runs it before
  * compiling, so a new agents/<name>/ folder is in the next binary without a list to edit.
  * Usage: bun scripts/embed-home.ts [ROOT] [OUTFILE]

@@ -60,13 +60,15 @@ export async function ensureCaseImage(
   known: Map<string, ImageInfo>,
   platform?: string,
   log?: string,
+  /** the ssebench home, whose base-image recipe a missing base's message names */
+  home = ".",
 ): Promise<LayerResult> {
   if (source.folder) {
     // `known` came from one lookup that included the bases, so a base not in it is not here.
     const baseInfo = new Map<string, ImageInfo>();
     for (const base of caseBaseImages(source, registry)) {
       const info = known.get(base);
-      if (!info) throw new UserError(msg.baseImageMissing(base));
+      if (!info) throw new UserError(msg.baseImageMissing(base, home));
       baseInfo.set(base, info);
     }
     const inputs = caseInputs(source.folder, registry, baseInfo);

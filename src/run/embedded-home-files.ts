@@ -8,8 +8,11 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-/** Folders of the checkout copied into the binary, whole (agents/ with every agent folder in it). */
-export const EMBEDDED_FOLDERS = ["agents", "images", "runtime/plugins", "models", "datasets/demo"] as const;
+/**
+ * Folders (whole: agents/ with every agent folder in it) and files of the checkout copied into the
+ * binary; the root-image script goes with the base-image recipe, which a missing base's message names.
+ */
+export const EMBEDDED_PATHS = ["agents", "images", "runtime/plugins", "models", "datasets/demo", "scripts/debian-root-image.sh"] as const;
 
 export interface HomeFile {
   /** relative to the home, with '/' */
@@ -29,17 +32,23 @@ function walk(root: string, rel: string, out: HomeFile[]): void {
   for (const entry of readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const child = `${rel}/${entry.name}`;
     if (entry.isDirectory()) walk(root, child, out);
-    else if (entry.isFile()) {
-      const mode = lstatSync(join(root, child)).mode & 0o111 ? 0o755 : 0o644;
-      out.push({ path: child, mode, data: readFileSync(join(root, child)).toString("base64") });
-    } else throw new Error(`${join(root, child)}: only regular files and folders can be embedded in the binary`);
+    else if (entry.isFile()) out.push(fileOf(root, child));
+    else throw new Error(`${join(root, child)}: only regular files and folders can be embedded in the binary`);
   }
 }
 
-/** Every file of EMBEDDED_FOLDERS under root, sorted, with an executable bit or none. */
-export function collectHomeFiles(root: string, folders: readonly string[] = EMBEDDED_FOLDERS): HomeFile[] {
+function fileOf(root: string, rel: string): HomeFile {
+  const mode = lstatSync(join(root, rel)).mode & 0o111 ? 0o755 : 0o644;
+  return { path: rel, mode, data: readFileSync(join(root, rel)).toString("base64") };
+}
+
+/** Every file of EMBEDDED_PATHS under root, sorted, with an executable bit or none. */
+export function collectHomeFiles(root: string, folders: readonly string[] = EMBEDDED_PATHS): HomeFile[] {
   const out: HomeFile[] = [];
-  for (const folder of folders) walk(root, folder, out);
+  for (const folder of folders) {
+    if (lstatSync(join(root, folder)).isFile()) out.push(fileOf(root, folder));
+    else walk(root, folder, out);
+  }
   return out;
 }
 

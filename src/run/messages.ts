@@ -19,8 +19,8 @@ export const msg = {
   buildFailed: (layer: string, code: number, log?: string) =>
     `Building the ${layer} failed: \`docker build\` exited with status ${code} (${log ? `its output is in ${log}` : "its output is above"})`,
   buildLogUnwritable: (file: string, detail: string) => `Could not keep the build output in ${file}: ${detail}`,
-  baseImageMissing: (image: string) =>
-    `The base image ${image} is not on this machine; build it with images/base-images/build.sh (offline: --root "$(scripts/debian-root-image.sh)")`,
+  baseImageMissing: (image: string, home: string) =>
+    `The base image ${image} is not on this machine; build it with bash ${home}/images/base-images/build.sh (offline: --root "$(bash ${home}/scripts/debian-root-image.sh)")`,
   aborted: (reason: string) => `Stopped: ${reason}`,
 
   // command line (exit 2)

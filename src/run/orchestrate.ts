@@ -117,7 +117,7 @@ async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images
   const tTag = toolTag(plan.registry, plan.task.id);
   const aTag = agentTag(plan.registry, plan.agent, plan.task.id);
   guard.phase = "the image builds";
-  const caseImage = await ensureCaseImage(docker, plan.task.case, plan.registry, reporter, guard.abortSignal, known, plan.platform, buildLogFile(runDir, "case image"));
+  const caseImage = await ensureCaseImage(docker, plan.task.case, plan.registry, reporter, guard.abortSignal, known, plan.platform, buildLogFile(runDir, "case image"), home.root);
   images.caseId = caseImage.id;
   if (caseImage.built) images.built.push(caseImage.tag);
   const inputs = toolInputs(home, caseImage.id, plan.plugins.selected);

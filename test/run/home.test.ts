@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listAgents } from "../../src/run/agents.ts";
-import { collectHomeFiles, EMBEDDED_FOLDERS, extractHome, homeDigest, type HomeModule } from "../../src/run/embedded-home-files.ts";
+import { collectHomeFiles, EMBEDDED_PATHS, extractHome, homeDigest, type HomeModule } from "../../src/run/embedded-home-files.ts";
 import { findHome, type HomeSources } from "../../src/run/home.ts";
 import { msg } from "../../src/run/messages.ts";
 import { repoRoot, ssebenchBin, entrypointBin, runBinary, tempDir } from "../helpers/cli.ts";
@@ -34,10 +34,10 @@ describe("collectHomeFiles", () => {
     for (const agent of listAgents(join(repoRoot, "agents"))) {
       for (const name of readdirSync(join(repoRoot, "agents", agent))) expect(paths.has(`agents/${agent}/${name}`)).toBe(true);
     }
-    for (const p of ["images/sandbox/Dockerfile", "runtime/plugins/plugins.yaml", "models/scripted.yaml", "datasets/demo/manifest.json", "images/base-images/build.sh"]) {
+    for (const p of ["images/sandbox/Dockerfile", "runtime/plugins/plugins.yaml", "models/scripted.yaml", "datasets/demo/manifest.json", "images/base-images/build.sh", "scripts/debian-root-image.sh"]) {
       expect(paths.has(p)).toBe(true);
     }
-    expect(files.every((f) => EMBEDDED_FOLDERS.some((d) => f.path.startsWith(`${d}/`)))).toBe(true);
+    expect(files.every((f) => EMBEDDED_PATHS.some((d) => f.path === d || f.path.startsWith(`${d}/`)))).toBe(true);
   });
 
   test("keeps the executable bit and the bytes", () => {

@@ -67,7 +67,7 @@ describe("runTask with a fake docker", () => {
 
   test("a missing base image is named, with how to build it", async () => {
     docker.images.clear();
-    await expect(run()).rejects.toThrow(msg.baseImageMissing(BASE));
+    await expect(run()).rejects.toThrow(msg.baseImageMissing(BASE, home.root));
   });
 
   test("the run folder: summary.json, result.json with config, latest, three lines", async () => {
