@@ -11,9 +11,38 @@ import { UserError } from "../errors.ts";
 import { ClaudeStream, claudeArgv, claudeEnv } from "./claude-code.ts";
 import { runCli } from "./cli-process.ts";
 import { Dialog } from "./dialog.ts";
+import { gatewayWires, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
 import { type TaskBrief, taskPrompt } from "./prompt.ts";
 
-export const DRIVERS = ["claude-code"] as const;
+export const DRIVERS = ["claude-code", "opencode"] as const;
+
+/** What a driver runs: the CLI's argv and environment, and the converter of its stdout. */
+interface Launch {
+  argv: string[];
+  env: Record<string, string>;
+  stream: { line: (raw: string) => void; complete: (exit: { code: number; stopped: boolean }, durationMs: number) => void };
+}
+interface LaunchContext {
+  env: Record<string, string | undefined>;
+  model: string;
+  agentDir: string;
+  timeoutS: number;
+  dialog: Dialog;
+}
+
+const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<Launch>> = {
+  "claude-code": async (c) => ({
+    argv: claudeArgv(join(c.agentDir, "bin", "claude"), c.model, need(c.env, "SSE_MCP_URL")),
+    env: claudeEnv(c.env, c.timeoutS),
+    stream: new ClaudeStream(c.dialog),
+  }),
+  opencode: async (c) => {
+    const [baseUrl, key] = [need(c.env, "SSE_BASE_URL"), need(c.env, "SSE_API_KEY")];
+    const wire = pickWire(await gatewayWires(baseUrl, key, c.model));
+    const setup = { baseUrl, key, model: c.model, mcpUrl: need(c.env, "SSE_MCP_URL"), wire, timeoutS: c.timeoutS };
+    return { argv: opencodeArgv(join(c.agentDir, "bin", "opencode"), c.model), env: opencodeEnv(c.env, setup), stream: new OpencodeStream(c.dialog) };
+  },
+};
 
 const need = (env: Record<string, string | undefined>, name: string): string => {
   const v = env[name];
@@ -36,10 +65,10 @@ export async function runDriver(args: string[], env: Record<string, string | und
   const dialog = new Dialog(join(archive, "dialog.jsonl"));
   dialog.write({ type: "init", data: { task: brief.id, cwd, model, agent: name } });
   dialog.write({ type: "prompt", content: prompt });
-  const stream = new ClaudeStream(dialog);
+  const { argv, env: cliEnv, stream } = await LAUNCHERS[name as (typeof DRIVERS)[number]]({ env, model, agentDir, timeoutS, dialog });
   const exit = await runCli({
-    argv: claudeArgv(join(agentDir, "bin", "claude"), model, need(env, "SSE_MCP_URL")),
-    env: claudeEnv(env, timeoutS),
+    argv,
+    env: cliEnv,
     cwd,
     stdin: prompt,
     rawFile: join(archive, `${name}.stream.jsonl`),

@@ -6,46 +6,21 @@
  * a spent budget stops the agent at once and the run says why.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/summary.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
-import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
-import { DEMO_TASK, demoDir, E2E, readJson, SKIP_REASON } from "./helpers.ts";
+import { tempDir } from "../helpers/cli.ts";
+import { agentModelsHome, agentRunner, DEMO_TASK, type DialogLine, E2E, jsonl, readJson, SKIP_REASON } from "./helpers.ts";
 
 setDefaultTimeout(900_000);
 const results = tempDir("ssebench-e2e-agents-");
-const home = tempDir("ssebench-e2e-agents-home-");
-for (const name of ["images", "runtime", "datasets", "agents"]) symlinkSync(join(repoRoot, name), join(home.path, name));
-mkdirSync(join(home.path, "models"));
-const fixtureModels = join(import.meta.dir, "fixtures", "agent-models");
-for (const f of readdirSync(join(repoRoot, "models"))) symlinkSync(join(repoRoot, "models", f), join(home.path, "models", f));
-for (const f of readdirSync(fixtureModels).filter((f) => f.endsWith(".yaml"))) symlinkSync(join(fixtureModels, f), join(home.path, "models", f));
-symlinkSync(join(fixtureModels, "fixture-scripts"), join(home.path, "models", "fixture-scripts"));
+const home = agentModelsHome();
 afterAll(() => {
   results.cleanup();
   home.cleanup();
 });
-const env = { DOCKER_HOST: process.env.DOCKER_HOST, SSEBENCH_HOME: home.path, SSEBENCH_NPM_CACHE: process.env.SSEBENCH_NPM_CACHE };
-const run = (agent: string, model: string, id: string, extra: string[] = []) =>
-  ssebench(["run", "--local", demoDir, "--task", DEMO_TASK, "--results", results.path, "--timeout", "600", "--agent", agent, "--model", model, "--run-id", id, ...extra], { env });
-const runDir = (agent: string, model: string, id: string) => join(results.path, DEMO_TASK, model, agent, id);
-const jsonl = <T>(file: string): T[] =>
-  readFileSync(file, "utf8")
-    .trim()
-    .split("\n")
-    .filter((l) => l)
-    .map((l) => JSON.parse(l) as T);
-interface DialogLine {
-  seq: number;
-  type: string;
-  status?: string;
-  name?: string;
-  tool_id?: string;
-  turns?: number;
-  data?: Record<string, string>;
-  total_tokens?: { in: number; out: number };
-}
+const { run, runDir } = agentRunner(results.path, home.path);
 
 describe.skipIf(!E2E)(`real agent CLIs against the scripted model${SKIP_REASON}`, () => {
   test("claude-code: read, edit, test_patch, stop → passed; dialog, tool calls, model calls and spend recorded", async () => {

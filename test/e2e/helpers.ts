@@ -3,9 +3,9 @@
  * base images built. They run only with SSEBENCH_E2E=1 (.ci/run sets it once the engine is up);
  * otherwise every test shows as skipped with the reason in its name.
  */
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { repoRoot, tempDir } from "../helpers/cli.ts";
+import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
 
 export const E2E = process.env.SSEBENCH_E2E === "1";
 export const SKIP_REASON = E2E ? "" : " [skipped: set SSEBENCH_E2E=1 with a Docker engine running]";
@@ -42,4 +42,49 @@ export function homeWithAgents(agents: Record<string, string>, fixtureAgents: st
     writeFileSync(join(dir, "Dockerfile"), `FROM scratch\nCOPY agent.yaml /opt/agent/agent.yaml\nCMD ${cmd}\n`);
   }
   return home;
+}
+
+/**
+ * A home for the real agent CLIs: the checkout's images, runtime, datasets and agents, and its
+ * models plus the scripted models of test/e2e/fixtures/agent-models (with their scripts).
+ */
+export function agentModelsHome(): { path: string; cleanup: () => void } {
+  const home = tempDir("ssebench-e2e-agents-home-");
+  for (const name of ["images", "runtime", "datasets", "agents"]) symlinkSync(join(repoRoot, name), join(home.path, name));
+  mkdirSync(join(home.path, "models"));
+  const fixtureModels = join(import.meta.dir, "fixtures", "agent-models");
+  for (const f of readdirSync(join(repoRoot, "models"))) symlinkSync(join(repoRoot, "models", f), join(home.path, "models", f));
+  for (const f of readdirSync(fixtureModels).filter((f) => f.endsWith(".yaml"))) symlinkSync(join(fixtureModels, f), join(home.path, "models", f));
+  symlinkSync(join(fixtureModels, "fixture-scripts"), join(home.path, "models", "fixture-scripts"));
+  return home;
+}
+
+/** `ssebench run` of an agent on the demo task with a model, and where its run directory is. */
+export function agentRunner(results: string, home: string) {
+  const env = { DOCKER_HOST: process.env.DOCKER_HOST, SSEBENCH_HOME: home, SSEBENCH_NPM_CACHE: process.env.SSEBENCH_NPM_CACHE };
+  return {
+    run: (agent: string, model: string, id: string, extra: string[] = []) =>
+      ssebench(["run", "--local", demoDir, "--task", DEMO_TASK, "--results", results, "--timeout", "600", "--agent", agent, "--model", model, "--run-id", id, ...extra], { env }),
+    runDir: (agent: string, model: string, id: string) => join(results, DEMO_TASK, model, agent, id),
+  };
+}
+
+export const jsonl = <T>(file: string): T[] =>
+  readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .filter((l) => l)
+    .map((l) => JSON.parse(l) as T);
+
+/** A line of an agent's archive/dialog.jsonl, as the tests read it. */
+export interface DialogLine {
+  seq: number;
+  type: string;
+  status?: string;
+  name?: string;
+  tool_id?: string;
+  turns?: number;
+  message?: string;
+  data?: Record<string, string>;
+  total_tokens?: { in: number; out: number };
 }

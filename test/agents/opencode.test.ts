@@ -1,0 +1,123 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Dialog } from "../../src/agents/dialog.ts";
+import { OpencodeStream, opencodeArgv, opencodeConfig, opencodeEnv, pickWire } from "../../src/agents/opencode.ts";
+import { tempDir } from "../helpers/cli.ts";
+
+const dir = tempDir("ssebench-opencode-stream-");
+afterAll(() => dir.cleanup());
+const fixtures = join(import.meta.dir, "fixtures", "opencode");
+const setup = { baseUrl: "http://127.0.0.1:4000", key: "sk-1", model: "m", mcpUrl: "http://127.0.0.1:3000/mcp", wire: "chat" as const, timeoutS: 600 };
+
+type Entry = Record<string, unknown>;
+/** The dialog entries (without seq and ts) that a captured stream converts into. */
+function convert(fixture: string, exit = { code: 0, stopped: false }): Entry[] {
+  const file = join(dir.path, `${fixture}.dialog.jsonl`);
+  const dialog = new Dialog(file);
+  const stream = new OpencodeStream(dialog);
+  for (const line of readFileSync(join(fixtures, `${fixture}.stream.jsonl`), "utf8").split("\n")) if (line.trim()) stream.line(line);
+  stream.complete(exit, 1000);
+  dialog.close();
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l, i) => {
+      const { seq, ts, ...rest } = JSON.parse(l) as Entry;
+      expect(seq).toBe(i);
+      expect(typeof ts).toBe("string");
+      return rest;
+    });
+}
+const tools = (entries: Entry[]) => entries.filter((e) => e.type === "tool").map((e) => [e.name, e.status]);
+
+describe("opencode driver", () => {
+  test("wire: the first of the model's wires that opencode speaks, chat when none", () => {
+    expect(pickWire(["anthropic", "chat", "responses"])).toBe("anthropic");
+    expect(pickWire(["responses", "chat"])).toBe("chat");
+    expect(pickWire(["chat", "anthropic"])).toBe("chat");
+    expect(pickWire([])).toBe("chat");
+  });
+
+  test("config: the gateway per wire, every model slot and only our provider, MCP timeout = the agent's limit, no web tools, updates or sharing", () => {
+    const chat = opencodeConfig(setup);
+    expect(chat).toMatchObject({ model: "ssebench/m", small_model: "ssebench/m", enabled_providers: ["ssebench"], autoupdate: false, share: "disabled", snapshot: false });
+    expect(chat.provider).toEqual({ ssebench: { npm: "@ai-sdk/openai-compatible", name: "ssebench gateway", options: { baseURL: "http://127.0.0.1:4000/v1", apiKey: "sk-1" }, models: { m: { name: "m" } } } });
+    expect(chat.mcp).toEqual({ ssebench: { type: "remote", url: "http://127.0.0.1:3000/mcp", enabled: true, timeout: 600_000 } });
+    expect(chat.permission).toEqual({ "*": "allow", webfetch: "deny", websearch: "deny" });
+    expect(opencodeConfig({ ...setup, wire: "anthropic", baseUrl: "http://127.0.0.1:4000/" }).provider).toMatchObject({ ssebench: { npm: "@ai-sdk/anthropic", options: { baseURL: "http://127.0.0.1:4000/v1" } } });
+  });
+
+  test("environment: the inline config, the switches off, no other config or provider key", () => {
+    const env = opencodeEnv({ PATH: "/bin", OPENCODE_CONFIG: "/x.json", OPENAI_API_KEY: "leak", ANTHROPIC_API_KEY: "leak" }, setup);
+    expect(JSON.parse(env.OPENCODE_CONFIG_CONTENT as string)).toEqual(opencodeConfig(setup));
+    for (const k of ["AUTOUPDATE", "MODELS_FETCH", "DEFAULT_PLUGINS", "LSP_DOWNLOAD", "SHARE", "PROJECT_CONFIG"]) expect(env[`OPENCODE_DISABLE_${k}`]).toBe("1");
+    expect(env.PATH).toBe("/bin");
+    for (const k of ["OPENCODE_CONFIG", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) expect(env[k]).toBeUndefined();
+  });
+
+  test("argv: run with JSON events, the run's model under our provider, warnings to stderr", () => {
+    expect(opencodeArgv("/opt/agent/bin/opencode", "m")).toEqual(["/opt/agent/bin/opencode", "run", "--format", "json", "--thinking", "--print-logs", "--log-level", "WARN", "--model", "ssebench/m"]);
+  });
+
+  for (const wire of ["anthropic", "chat"]) {
+    test(`a captured fix (${wire} wire) → messages, read/edit/test_patch pairs, complete with 4 turns and tokens`, () => {
+      const entries = convert(`fix-${wire}`);
+      expect(entries.filter((e) => e.type === "message").map((e) => e.content)).toEqual([
+        "The report shows html_escaped_length undercounting quotes. Let me read htmlesc.c.",
+        "The length table misses the quote entities; I compute it from entity() instead.",
+        "Now I check the patch.",
+        "The patch builds and passes the tests. Done.",
+      ]);
+      expect(tools(entries)).toEqual([
+        ["read", "running"],
+        ["read", "success"],
+        ["edit", "running"],
+        ["edit", "success"],
+        ["ssebench_test_patch", "running"],
+        ["ssebench_test_patch", "success"],
+      ]);
+      const read = entries.filter((e) => e.name === "read");
+      expect(read[0]?.args).toEqual({ filePath: "/src/htmlesc/htmlesc.c" });
+      expect(read[0]?.tool_id).toBe(read[1]?.tool_id as string);
+      expect(String(read[1]?.result)).toContain("html_escape");
+      expect(String(entries.find((e) => e.name === "ssebench_test_patch" && e.status === "success")?.result)).toContain("test_patch result: every check that ran passed.");
+      expect(entries.at(-1)).toEqual({ type: "complete", status: "success", turns: 4, duration_ms: 1000, total_tokens: { in: 400, out: 80 }, message: "The patch builds and passes the tests. Done." });
+    });
+  }
+
+  test("a captured give-up → one message, no tools, one turn", () => {
+    const entries = convert("give-up");
+    expect(entries).toEqual([
+      { type: "message", role: "assistant", content: "I could not find a fix for this vulnerability, so I am giving up." },
+      { type: "complete", status: "success", turns: 1, duration_ms: 1000, total_tokens: { in: 100, out: 20 }, message: "I could not find a fix for this vulnerability, so I am giving up." },
+    ]);
+  });
+
+  test("a captured budget refusal (error event, exit 1) → complete with status error and the gateway's message", () => {
+    expect(convert("budget", { code: 1, stopped: false })).toEqual([
+      { type: "complete", status: "error", turns: 0, duration_ms: 1000, total_tokens: { in: 0, out: 0 }, message: "APIError: Budget exhausted: this run spent $0.0006 of its $0.00 budget; no further model calls are answered" },
+    ]);
+  });
+
+  test("a captured failed edit → the tool pair ends in error with opencode's message", () => {
+    const edit = convert("tool-error").filter((e) => e.name === "edit");
+    expect(edit.map((e) => e.status)).toEqual(["running", "error"]);
+    expect(edit[1]?.error).toBe("Could not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.");
+  });
+
+  test("no events: exit status in the message; a stop is a timeout", () => {
+    const file = join(dir.path, "empty.jsonl");
+    const dialog = new Dialog(file);
+    new OpencodeStream(dialog).complete({ code: 2, stopped: false }, 5);
+    dialog.close();
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ type: "complete", status: "error", turns: 0, message: "opencode exited with status 2" });
+    const file2 = join(dir.path, "stopped.jsonl");
+    const d2 = new Dialog(file2);
+    const s2 = new OpencodeStream(d2);
+    s2.line("not json");
+    s2.complete({ code: 143, stopped: true }, 5);
+    d2.close();
+    expect(JSON.parse(readFileSync(file2, "utf8"))).toMatchObject({ type: "complete", status: "timeout", message: "The agent's time limit was reached" });
+  });
+});
