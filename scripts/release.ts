@@ -46,7 +46,12 @@ for (const target of TARGETS.filter((t) => wanted.includes(t.name))) {
   const native = target.arch === process.arch;
   const build = [process.execPath, join(root, "scripts", "build.ts"), "--out", stage];
   if (!native) {
-    const runtime = runtimeFromNpm(target, bunVersion, lockedIntegrity(join(root, "package-lock.json"), target.runtimePackage, bunVersion), join(npmCacheRoot(process.env), "bun-runtime"));
+    let runtime = "";
+    try {
+      runtime = runtimeFromNpm(target, bunVersion, lockedIntegrity(join(root, "package-lock.json"), target.runtimePackage, bunVersion), join(npmCacheRoot(process.env), "bun-runtime"));
+    } catch (cause) {
+      fail(`${target.name}: ${(cause as Error).message} (the cache is SSEBENCH_NPM_CACHE, default /var/cache/ssebench/npm)`);
+    }
     console.log(`${target.name}: Bun runtime from npm ${target.runtimePackage}@${bunVersion} (${runtime})`);
     build.push("--target", target.bunTarget, "--executable-path", runtime);
   }
