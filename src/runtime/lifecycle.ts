@@ -25,6 +25,7 @@ import { RunRecord } from "./run-record.ts";
 import { readTaskConfig, agentTaskBrief } from "./task.ts";
 import { openToolApi, type OpenToolApi, parseDifficulty, toolPort } from "./tool-api/index.ts";
 import { killUserProcesses } from "./user-processes.ts";
+import { readUploadConfig } from "./upload-config.ts";
 import { lookupUser, renumberUsers, reown } from "./users.ts";
 
 export const REFERENCE_AGENT = "ssebench:apply-reference";
@@ -35,6 +36,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   // Bun before 1.4 ignored spawn's uid/gid without an error: the agent would have run as root.
   if (!Bun.semver.satisfies(Bun.version, ">=1.4.0")) throw new UserError(msg.oldBun(Bun.version));
   const cfg = readConfig(env, true);
+  const upload = readUploadConfig(env);
   const level = parseDifficulty(env.SSE_DIFFICULTY);
   const port = toolPort(env.SSE_TOOL_PORT);
   configureLog({ debug: cfg.debug });
@@ -56,6 +58,14 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
 
   const record = new RunRecord(cfg, model, runner);
   record.install();
+  if (upload) {
+    record.pushHome = async () => {
+      // Nothing of the agent's may run while its results are packed.
+      for (const user of [model, runner]) await killUserProcesses(user);
+      const { uploadResults } = await import("./results-upload.ts");
+      return uploadResults(cfg.results, cfg.archive, upload);
+    };
+  }
   configureLog({ debug: cfg.debug, file: join(cfg.results, "entrypoint.log") });
   let prepared: Prepared;
   let archiveOwner: Owner;
@@ -70,7 +80,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   } catch (e) {
     // The results folder exists by now: say there why nothing was graded.
     record.patch = notGraded("infra", e instanceof Error ? e.message : String(e));
-    record.finish();
+    await record.end();
     throw e;
   }
   record.archiveOwner = archiveOwner;
@@ -89,7 +99,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     tools = openToolApi({ level, port, task, taskRoot: cfg.taskRoot, prepared, source, work: cfg.work, results: cfg.results, taskFile, runner, inherited, checkTimeoutMs: cfg.checkTimeoutMs, graceMs: cfg.graceMs, maxFileBytes: cfg.maxFileBytes });
   } catch (e) {
     record.patch = notGraded("infra", e instanceof Error ? e.message : String(e));
-    record.finish();
+    await record.end();
     throw e;
   }
   log("INFO", "Tool API listening", { url: tools.url, difficulty: level.n });
@@ -173,7 +183,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     if (left.length === 0) routeLaterCallsToPlugins(env);
   }
   await record.gate(plugins.runBlocking("after-grading"));
-  record.finish();
+  await record.end();
   return status;
 
   /** The agent's change, or the reason it cannot be had. */

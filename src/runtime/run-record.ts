@@ -58,6 +58,15 @@ export class RunRecord {
     writeAtomic(join(this.cfg.results, "result.json"), renderResult(this.patch, this.runtime));
   }
 
+  /** Results pushed home (a Swarm trial, SSE_UPLOAD_FILE): runs after the final writes, both ways a run ends. */
+  pushHome?: () => Promise<unknown>;
+
+  /** finish(), then the results pushed home when the run has an upload. */
+  async end(): Promise<void> {
+    this.finish();
+    if (!this.interrupted) await this.pushHome?.();
+  }
+
   /** Final writes: result.json again (a root plugin cannot change the grade), report, hand-over. */
   finish(): void {
     if (this.interrupted) return;
@@ -99,6 +108,7 @@ export class RunRecord {
       this.writeResult();
       this.handOver();
     } finally {
+      await this.pushHome?.().catch(() => {});
       process.exit(128 + (constants.signals[signal] ?? 15));
     }
   }

@@ -224,10 +224,13 @@ export class TarParser {
     this.pending = {};
     let name: string;
     try {
-      const posix = new TextDecoder().decode(block.subarray(257, 263)) === "ustar\0";
-      const prefix = posix ? utf8.decode(field(block, 345, 155)) : "";
-      const base = utf8.decode(field(block, 0, 100));
-      name = pending.path ?? (prefix ? `${prefix}/${base}` : base);
+      if (pending.path !== undefined) name = pending.path;
+      else {
+        const posix = new TextDecoder().decode(block.subarray(257, 263)) === "ustar\0";
+        const prefix = posix ? utf8.decode(field(block, 345, 155)) : "";
+        const base = utf8.decode(field(block, 0, 100));
+        name = prefix ? `${prefix}/${base}` : base;
+      }
     } catch {
       throw new TarRefused(m.badName("(an entry)", "is not UTF-8"));
     }

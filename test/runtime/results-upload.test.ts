@@ -1,0 +1,133 @@
+/**
+ * Results pushed home, on the host as root with real users: the entrypoint streams its results
+ * and archive to a real receiver (the host's Unix socket) once the agent is gone; the run folder
+ * the receiver writes holds what a local run's folder holds; the agent cannot read the token.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startResultsReceiver } from "../../src/run/upload/receiver.ts";
+import { msg } from "../../src/runtime/messages.ts";
+import { dropUsers, ensureUsers, newRun, runEntrypoint, shAgent } from "./harness.ts";
+
+setDefaultTimeout(60_000);
+beforeAll(ensureUsers);
+afterAll(dropUsers);
+
+/** Relative paths of every file and folder below `dir`, with each file's text; links and FIFOs as their kind. */
+export function tree(dir: string, rel = ""): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(join(dir, rel)).sort()) {
+    const path = rel ? `${rel}/${name}` : name;
+    const st = lstatSync(join(dir, path));
+    if (!st.isDirectory() && !st.isFile()) out[path] = st.isSymbolicLink() ? "(link)" : "(other)";
+    else if (st.isDirectory()) {
+      out[`${path}/`] = "";
+      Object.assign(out, tree(dir, path));
+    } else out[path] = readFileSync(join(dir, path), "utf8");
+  }
+  return out;
+}
+
+describe("results upload from the entrypoint", () => {
+  test("the run folder the receiver writes is the container's results and archive, minus links and FIFOs", async () => {
+    const dirs = newRun();
+    chmodSync(dirs.base, 0o755);
+    const hostDir = join(dirs.base, "upload");
+    mkdirSync(hostDir, { mode: 0o700 });
+    const receiver = startResultsReceiver({ listen: { unix: join(hostDir, "upload.sock") }, containerSocket: join(hostDir, "upload.sock") });
+    const runDir = join(dirs.base, "run");
+    mkdirSync(join(runDir, "archive"), { recursive: true });
+    writeFileSync(join(runDir, "result.json"), "");
+    const up = receiver.expect("rt-upload", runDir);
+    const secretFile = join(hostDir, "upload.json");
+    writeFileSync(secretFile, up.secretText, { mode: 0o600 });
+    dirs.env.SSE_UPLOAD_FILE = secretFile;
+    try {
+      const r = await runEntrypoint(
+        dirs,
+        shAgent(
+          [
+            'a="$SSE_ARCHIVE"',
+            'mkdir -p "$a/notes/deep"',
+            'echo kept > "$a/notes/deep/n.txt"',
+            'ln -s /etc/passwd "$a/link"',
+            'mkfifo "$a/fifo"',
+            `cat ${secretFile} > "$a/token" 2>/dev/null || echo denied > "$a/token"`,
+          ].join("; "),
+        ),
+      );
+      expect(r.exitCode).toBe(0);
+      const outcome = await up.outcome;
+      expect(outcome).toMatchObject({ ok: true, skipped: [] });
+      const local: Record<string, string> = { ...tree(dirs.results), "archive/": "", ...Object.fromEntries(Object.entries(tree(dirs.archive)).map(([k, v]) => [`archive/${k}`, v])) };
+      delete local["archive/link"];
+      delete local["archive/fifo"];
+      const pushed = tree(runDir);
+      // entrypoint.log goes on after the upload (the line that says it was accepted).
+      expect(pushed["entrypoint.log"]).toBe(local["entrypoint.log"]?.slice(0, pushed["entrypoint.log"]?.length));
+      delete local["entrypoint.log"];
+      delete pushed["entrypoint.log"];
+      expect(pushed).toEqual(local);
+      expect(pushed["archive/token"]).toBe("denied\n");
+      expect(pushed["archive/notes/deep/n.txt"]).toBe("kept\n");
+      expect(JSON.parse(pushed["result.json"] as string).patch_result.status).toBe("failed");
+      expect(r.stdout).toContain("msg=\"Results uploaded\"");
+      expect(r.stdout).toContain("msg=\"Not uploaded\" entry=\"archive/fifo: a FIFO\"");
+      expect(r.stdout).toContain("msg=\"Not uploaded\" entry=\"archive/link: a symbolic link\"");
+    } finally {
+      await receiver.close();
+      dirs.cleanup();
+    }
+  });
+
+  test("a run stopped by SIGTERM still pushes what it recorded, after the agent is killed", async () => {
+    const dirs = newRun();
+    chmodSync(dirs.base, 0o755);
+    const hostDir = join(dirs.base, "upload");
+    mkdirSync(hostDir, { mode: 0o700 });
+    const sock = join(hostDir, "upload.sock");
+    const receiver = startResultsReceiver({ listen: { unix: sock }, containerSocket: sock });
+    const runDir = join(dirs.base, "run");
+    mkdirSync(runDir);
+    const up = receiver.expect("rt-term", runDir);
+    writeFileSync(join(hostDir, "upload.json"), up.secretText, { mode: 0o600 });
+    dirs.env.SSE_UPLOAD_FILE = join(hostDir, "upload.json");
+    try {
+      const r = await runEntrypoint(dirs, shAgent('touch "$SSE_ARCHIVE/started"; sleep 30'), {
+        onStart: (proc) => {
+          const poll = setInterval(() => {
+            if (existsSync(join(dirs.archive, "started"))) {
+              clearInterval(poll);
+              proc.kill("SIGTERM");
+            }
+          }, 50);
+        },
+      });
+      expect(r.exitCode).toBe(143);
+      expect(await up.outcome).toMatchObject({ ok: true });
+      const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+      expect(result.patch_result).toMatchObject({ status: "error", error_type: "interrupted" });
+      expect(existsSync(join(runDir, "archive", "started"))).toBe(true);
+    } finally {
+      await receiver.close();
+      dirs.cleanup();
+    }
+  });
+
+  test("an upload file other users can read stops the run before the agent", async () => {
+    const dirs = newRun();
+    const secretFile = join(dirs.base, "upload.json");
+    writeFileSync(secretFile, `{"url":"http://localhost/v1/uploads/x","token":"${"a".repeat(64)}"}\n`, { mode: 0o644 });
+    chmodSync(secretFile, 0o444);
+    dirs.env.SSE_UPLOAD_FILE = secretFile;
+    try {
+      const r = await runEntrypoint(dirs, shAgent('echo ran > "$SSE_ARCHIVE/ran"'));
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr.trim()).toBe(msg.uploadFile(secretFile, "is readable by other users (mode 0444); give it mode 0400 or 0600"));
+      expect(readdirSync(dirs.archive)).toEqual([]);
+    } finally {
+      dirs.cleanup();
+    }
+  });
+});
