@@ -189,7 +189,7 @@ export async function jobCommand(args: RawJobArgs, rawArgs: readonly string[], s
     for (const [sig, h] of handlers) process.once(sig, h);
     const docker = new DockerCli(reporter.debug);
     // One backend for the whole job: what its trials share (a Swarm connection) is set up once.
-    const backend = await openBackend(base.backend ?? "local", docker, process.env, reporter.debug);
+    const backend = await openBackend(base.backend ?? "local", docker, process.env, reporter.debug, base.constraints);
     try {
       await runJob({ dir, job, base, jobs, retries }, { docker, home, env: process.env, emit, warn: reporter.warn, stop: controller.signal, backend });
     } finally {

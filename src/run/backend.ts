@@ -52,11 +52,18 @@ export interface Backend {
 }
 
 /** The backend `--backend` names; swarm is loaded only when asked for. */
-export async function openBackend(name: BackendName, docker: Docker, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<Backend> {
+export async function openBackend(
+  name: BackendName,
+  /** the local engine (the one that builds the layers) */
+  docker: Docker,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+  constraints: readonly string[] = [],
+): Promise<Backend> {
   if (name === "local") {
     const { LocalBackend } = await import("./local-backend.ts");
     return new LocalBackend(docker);
   }
   const { SwarmBackend } = await import("./swarm-backend.ts");
-  return SwarmBackend.open(docker, env, log);
+  return SwarmBackend.open(env, log, constraints);
 }

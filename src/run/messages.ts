@@ -27,6 +27,20 @@ export const msg = {
   runIdSyntax: (id: string) =>
     `--run-id '${id}': a run ID is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
   runIdLatest: () => "'latest' is not a run ID: it names the newest run of a task, model and agent",
+  swarmNoModel: (agent: string) =>
+    `--backend swarm runs agents that make no model calls for now (no gateway service yet); run ${agent} with --backend local`,
+  swarmNoManager: (address: string, detail: string) =>
+    `--backend swarm: the engine at ${address} is not a Swarm manager (${detail}); set SSEBENCH_SWARM_HOST to a manager's engine (docs/backends.md)`,
+  swarmNodes: (value: string) =>
+    `SSEBENCH_SWARM_NODES=${JSON.stringify(value)}: expected NODE-ID=ENGINE pairs separated by ',' (e.g. abc123=unix:///run/ssb-swarm/wkr.sock)`,
+  swarmNotStarted: (service: string, seconds: number, state: string) =>
+    `The Swarm trial ${service} did not start within ${seconds}s (SSEBENCH_SWARM_START_TIMEOUT): its task is ${state}`,
+  swarmRejected: (service: string, state: string, detail: string) => `The Swarm trial ${service} ended ${state} before it ran: ${detail}`,
+  swarmNodeDown: (service: string, node: string) => `The node ${node} running the Swarm trial ${service} went down`,
+  swarmNoResults: (node: string) =>
+    `No results collected: no engine address for node ${node} in SSEBENCH_SWARM_NODES (the results upload is not wired to the swarm backend yet)`,
+  swarmCopyFailed: (what: string, detail: string) => `Could not copy the trial's ${what} from its node: ${detail}`,
+  swarmLeftover: (what: string, detail: string) => `Could not remove ${what}: ${detail}`,
   constraintSyntax: (value: string) => `--constraint ${JSON.stringify(value)}: expected a placement constraint such as node.labels.ssebench.role==runner (ATTRIBUTE==VALUE or ATTRIBUTE!=VALUE)`,
   constraintNeedsSwarm: () => "--constraint places a trial's service on a Swarm: use it with --backend swarm",
   choice: (flag: string, value: string, choices: readonly string[]) =>

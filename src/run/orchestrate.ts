@@ -266,7 +266,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
     }
     if (guard.stopped) throw new UserError(msg.aborted(guard.reason ?? "stopped"));
     guard.phase = "the container run";
-    backend ??= await openBackend(opts.backend ?? "local", docker, deps.env, reporter.debug);
+    backend ??= await openBackend(opts.backend ?? "local", docker, deps.env, reporter.debug, opts.constraints);
     const image = await backend.prepareImages(images.agentId as string, guard.abortSignal);
     if (guard.stopped) throw new UserError(msg.aborted(guard.reason ?? "stopped"));
     if (plan.served) gateway = await openRunGateway(plan.served, runId, run.path, opts.budget);

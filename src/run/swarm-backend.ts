@@ -1,10 +1,288 @@
-/** Placeholder until the Swarm backend lands (issue 18): refuses with one line. */
+/**
+ * The Swarm backend (docs/backends.md): each trial is a one-task service (a replicated job on
+ * engines that clean those up, else one replica that never restarts) on its own
+ * internal overlay network, started through a manager's engine (SSEBENCH_SWARM_HOST). Images built
+ * on the local engine are loaded into the nodes' engines (SSEBENCH_SWARM_NODES, `docker save |
+ * docker load`, once per node and image); results are copied from the task's container through
+ * its node's engine. A task that is rejected, never starts, or whose node goes down ends the trial
+ * as a start error, which the run records as an infrastructure error (a job retries it).
+ */
 import { UserError } from "../errors.ts";
-import type { Backend } from "./backend.ts";
-import type { Docker } from "./docker.ts";
+import type { Backend, Trial, TrialListing } from "./backend.ts";
+import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, RESULTS_MOUNT } from "./container.ts";
+import { type Docker, DockerCli, engineAddress, firstLine } from "./docker.ts";
+import { msg } from "./messages.ts";
+import { jobsCleanUp, networkArgs, parseNodes, serviceArgs, type TrialNames, trialNames } from "./swarm-service.ts";
 
-export const SwarmBackend = {
-  async open(_docker: Docker, _env: NodeJS.ProcessEnv, _log: (line: string) => void): Promise<Backend> {
-    throw new UserError("--backend swarm is not available in this build yet");
-  },
-};
+/** Task states before its container runs, and the ones it never leaves (swarmkit's TaskState). */
+const WAITING = new Set(["new", "allocated", "pending", "assigned", "accepted", "preparing", "ready", "starting"]);
+const ENDED = new Set(["complete", "failed", "shutdown", "rejected", "orphaned", "remove"]);
+
+interface TaskStatus {
+  Timestamp?: string;
+  State?: string;
+  Err?: string;
+  ContainerStatus?: { ContainerID?: string; ExitCode?: number };
+}
+
+class SwarmTrial implements Trial {
+  done: Promise<number> = Promise.resolve(0);
+  service: string | undefined;
+  refusal: string | undefined;
+  stopping = false;
+  node = "";
+  container = "";
+  startedAt: string | null = null;
+  finishedAt: string | null = null;
+  exitCode: number | null = null;
+  constructor(readonly names: TrialNames, readonly withPatch: boolean) {}
+  id(): string | undefined {
+    return this.service;
+  }
+  startError(): string | undefined {
+    return this.refusal;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class SwarmBackend implements Backend {
+  readonly name = "swarm" as const;
+  private readonly loads = new Map<string, Promise<void>>();
+  private readonly nodeEngines = new Map<string, Docker>();
+
+  private constructor(
+    private readonly manager: Docker,
+    private readonly nodes: Map<string, string>,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly connect: (env: NodeJS.ProcessEnv) => Docker,
+    private readonly constraints: readonly string[],
+    private readonly jobMode: boolean,
+  ) {}
+
+  /** Connects to the manager and checks it is one; the nodes' engines come from SSEBENCH_SWARM_NODES. */
+  static async open(
+    env: NodeJS.ProcessEnv,
+    log: (line: string) => void,
+    constraints: readonly string[] = [],
+    /** an engine client for an environment (tests give a fake) */
+    connect: (env: NodeJS.ProcessEnv) => Docker = (e) => new DockerCli(log, e),
+  ): Promise<SwarmBackend> {
+    const managerEnv = { ...env, DOCKER_HOST: env.SSEBENCH_SWARM_HOST || env.DOCKER_HOST || "" };
+    const manager = connect(managerEnv);
+    const nodes = parseNodes(env.SSEBENCH_SWARM_NODES);
+    if (!nodes) throw new UserError(msg.swarmNodes(env.SSEBENCH_SWARM_NODES ?? ""));
+    const r = await manager.call(["info", "--format", "{{.Swarm.LocalNodeState}} {{.Swarm.ControlAvailable}} {{.ServerVersion}}"]);
+    const [state = "", control = "", version = ""] = r.stdout.trim().split(" ");
+    if (r.code !== 0 || state !== "active" || control !== "true") {
+      throw new UserError(msg.swarmNoManager(engineAddress(managerEnv), r.code === 0 ? `swarm state: ${state} ${control}` : firstLine(r.stderr)));
+    }
+    return new SwarmBackend(manager, nodes, env, connect, constraints, jobsCleanUp(version));
+  }
+
+  private engine(node: string): Docker | undefined {
+    const address = this.nodes.get(node);
+    if (!address) return undefined;
+    let engine = this.nodeEngines.get(node);
+    if (!engine) this.nodeEngines.set(node, (engine = this.connect({ ...this.env, DOCKER_HOST: address })));
+    return engine;
+  }
+
+  async prepareImages(image: string, signal?: AbortSignal): Promise<string> {
+    await Promise.all([...this.nodes.keys()].map((node) => this.loadInto(node, image, signal)));
+    return image;
+  }
+
+  /** `docker save IMAGE | docker load` into one node, unless it has the image; one at a time per node. */
+  private loadInto(node: string, image: string, signal?: AbortSignal): Promise<void> {
+    const key = `${node}\0${image}`;
+    const known = this.loads.get(key);
+    if (known) return known;
+    const previous = [...this.loads.entries()].filter(([k]) => k.startsWith(`${node}\0`)).map(([, p]) => p.catch(() => {}));
+    const engine = this.engine(node) as Docker;
+    const address = this.nodes.get(node) as string;
+    const loading = Promise.all(previous).then(async () => {
+      if ((await engine.call(["image", "inspect", "--format", "{{.Id}}", image])).code === 0) return;
+      const docker = Bun.which("docker", { PATH: this.env.PATH ?? "" }) ?? "docker";
+      const save = Bun.spawn([docker, "save", image], { env: this.env, stdout: "pipe", stderr: "pipe" });
+      const load = Bun.spawn([docker, "load", "--quiet"], { env: { ...this.env, DOCKER_HOST: address }, stdin: save.stdout, stdout: "pipe", stderr: "pipe" });
+      const abort = () => {
+        save.kill();
+        load.kill();
+      };
+      signal?.addEventListener("abort", abort, { once: true });
+      try {
+        const [saved, loaded, saveErr, loadErr] = await Promise.all([save.exited, load.exited, new Response(save.stderr).text(), new Response(load.stderr).text()]);
+        if (saved !== 0 || loaded !== 0) throw new UserError(msg.dockerFailed(`loading the image into node ${node}`, "save | load", saved || loaded, firstLine(saveErr || loadErr)));
+      } finally {
+        signal?.removeEventListener("abort", abort);
+      }
+    });
+    // A failed load is tried again by the next trial.
+    loading.catch(() => this.loads.delete(key));
+    this.loads.set(key, loading);
+    return loading;
+  }
+
+  start(spec: ContainerSpec, onOutput: (chunk: string) => void): Trial {
+    const runId = spec.labels["ssebench.run-id"] ?? "run";
+    const trial = new SwarmTrial(trialNames(runId), spec.referencePatch !== undefined);
+    trial.done = this.run(trial, spec, runId, onOutput);
+    return trial;
+  }
+
+  private async run(trial: SwarmTrial, spec: ContainerSpec, runId: string, onOutput: (chunk: string) => void): Promise<number> {
+    const { names } = trial;
+    const create = async (args: string[]) => {
+      const r = await this.manager.call(args);
+      if (r.code !== 0) throw new UserError(`docker ${args.slice(0, 2).join(" ")} ${args.at(-1)}: ${firstLine(r.stderr)}`);
+    };
+    try {
+      await create(networkArgs(names, runId));
+      if (spec.referencePatch) await create(["secret", "create", "--label", `ssebench.run-id=${runId}`, names.patchSecret, spec.referencePatch]);
+      await create(serviceArgs({ names, spec, image: spec.image, constraints: this.constraints, withPatch: trial.withPatch, jobMode: this.jobMode }));
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      trial.refusal = error.message;
+      return 125;
+    }
+    trial.service = names.service;
+    const code = await this.watch(trial);
+    const logs = await this.manager.call(["service", "logs", "--raw", names.service], { signal: AbortSignal.timeout(15_000) }).catch(() => undefined);
+    if (logs && (logs.stdout || logs.stderr)) onOutput(logs.stdout + logs.stderr);
+    return code;
+  }
+
+  /** Polls the service's one task until it ends; the exit code, or 125 with trial.refusal set. */
+  private async watch(trial: SwarmTrial): Promise<number> {
+    const service = trial.names.service;
+    const startSeconds = Number(this.env.SSEBENCH_SWARM_START_TIMEOUT) || 600;
+    const pollMs = Number(this.env.SSEBENCH_SWARM_POLL_MS) || 250;
+    const startBy = Date.now() + startSeconds * 1000;
+    let task = "";
+    let lastNodeCheck = 0;
+    for (;;) {
+      if (trial.stopping) return 143;
+      if (!task) {
+        const ps = await this.manager.call(["service", "ps", "--quiet", "--no-trunc", service]);
+        if (ps.code !== 0) return trial.stopping ? 143 : this.refuse(trial, "gone", firstLine(ps.stderr));
+        task = ps.stdout.trim().split("\n")[0] ?? "";
+      }
+      let status: TaskStatus = { State: "new" };
+      if (task) {
+        const r = await this.manager.call(["inspect", "--format", "{{json .Status}}\t{{.NodeID}}", task]);
+        if (r.code !== 0) return trial.stopping ? 143 : this.refuse(trial, "gone", firstLine(r.stderr));
+        const [json = "{}", node = ""] = r.stdout.trim().split("\t");
+        status = JSON.parse(json) as TaskStatus;
+        trial.node = node;
+        trial.container = status.ContainerStatus?.ContainerID ?? trial.container;
+      }
+      const state = status.State ?? "new";
+      if (state === "running" && !trial.startedAt) trial.startedAt = status.Timestamp ?? new Date().toISOString();
+      if (ENDED.has(state)) {
+        trial.finishedAt = status.Timestamp ?? new Date().toISOString();
+        const exit = status.ContainerStatus?.ExitCode;
+        if ((state === "complete" || state === "failed") && trial.container && exit !== undefined) return (trial.exitCode = exit);
+        if (trial.stopping) return 143;
+        return this.refuse(trial, state, status.Err ?? "no reason given");
+      }
+      if (WAITING.has(state) && Date.now() > startBy) {
+        trial.refusal = msg.swarmNotStarted(service, startSeconds, `${state}${status.Err ? ` (${status.Err})` : ""}`);
+        return 125;
+      }
+      if (state === "running" && trial.node && Date.now() - lastNodeCheck > 3000) {
+        lastNodeCheck = Date.now();
+        const n = await this.manager.call(["node", "inspect", "--format", "{{.Status.State}}", trial.node]);
+        if (n.code === 0 && n.stdout.trim() === "down") {
+          trial.refusal = msg.swarmNodeDown(service, trial.node);
+          return 125;
+        }
+      }
+      await sleep(pollMs);
+    }
+  }
+
+  private refuse(trial: SwarmTrial, state: string, detail: string): number {
+    trial.refusal = msg.swarmRejected(trial.names.service, state, detail);
+    return 125;
+  }
+
+  async stop(trial: Trial): Promise<void> {
+    const t = trial as SwarmTrial;
+    t.stopping = true;
+    if (t.service) await this.manager.call(["service", "rm", t.service]);
+  }
+
+  async inspect(trial: Trial): Promise<ContainerState> {
+    const t = trial as SwarmTrial;
+    let oomKilled = false;
+    const engine = this.engine(t.node);
+    if (engine && t.container) {
+      const r = await engine.call(["container", "inspect", "--format", "{{.State.OOMKilled}}", t.container]);
+      oomKilled = r.code === 0 && r.stdout.trim() === "true";
+    }
+    return { exitCode: t.exitCode, oomKilled, startedAt: t.startedAt, finishedAt: t.finishedAt };
+  }
+
+  async logs(trial: Trial): Promise<string> {
+    const t = trial as SwarmTrial;
+    if (!t.service) return "";
+    const r = await this.manager.call(["service", "logs", "--raw", t.service]);
+    return r.stdout + r.stderr;
+  }
+
+  /** Test path until the results upload is wired in: `docker cp` through the task's node engine. */
+  async collectResults(trial: Trial, spec: ContainerSpec): Promise<string[]> {
+    const t = trial as SwarmTrial;
+    if (!t.container) return [];
+    const engine = this.engine(t.node);
+    if (!engine) return [msg.swarmNoResults(t.node)];
+    const warnings: string[] = [];
+    for (const [what, from, to] of [["results", RESULTS_MOUNT, spec.runDir], ["archive", ARCHIVE_MOUNT, spec.archiveDir]] as const) {
+      const r = await engine.call(["cp", `${t.container}:${from}/.`, to]);
+      if (r.code !== 0) warnings.push(msg.swarmCopyFailed(what, firstLine(r.stderr)));
+    }
+    return warnings;
+  }
+
+  /** Removes the service (and so its task's container), then its secret and network. */
+  async cleanup(trial: Trial | undefined, keep: boolean): Promise<string[]> {
+    if (!trial || keep) return [];
+    const { names, withPatch } = trial as SwarmTrial;
+    const warnings: string[] = [];
+    const gone = (stderr: string) => /not found|no such/i.test(stderr);
+    const rm = await this.manager.call(["service", "rm", names.service]);
+    if (rm.code !== 0 && !gone(rm.stderr)) warnings.push(msg.swarmLeftover(`service ${names.service}`, firstLine(rm.stderr)));
+    if (withPatch) {
+      const s = await this.manager.call(["secret", "rm", names.patchSecret]);
+      if (s.code !== 0 && !gone(s.stderr)) warnings.push(msg.swarmLeftover(`secret ${names.patchSecret}`, firstLine(s.stderr)));
+    }
+    // The network is in use until the task's container is gone on its node: a few tries.
+    for (let i = 0; ; i++) {
+      const n = await this.manager.call(["network", "rm", names.network]);
+      if (n.code === 0 || gone(n.stderr)) break;
+      if (i === 40) {
+        warnings.push(msg.swarmLeftover(`network ${names.network}`, firstLine(n.stderr)));
+        break;
+      }
+      await sleep(250);
+    }
+    return warnings;
+  }
+
+  async list(): Promise<TrialListing[]> {
+    const ls = await this.manager.call(["service", "ls", "--quiet", "--filter", "label=ssebench.backend=swarm"]);
+    const ids = ls.stdout.split("\n").filter(Boolean);
+    if (ids.length === 0) return [];
+    const format = '{{.Spec.Name}}\t{{index .Spec.Labels "ssebench.run-id"}}\t{{index .Spec.Labels "ssebench.task-id"}}\t{{.UpdatedAt}}';
+    const r = await this.manager.call(["service", "inspect", "--format", format, ...ids]);
+    return r.stdout.split("\n").filter(Boolean).map((line) => {
+      const [id = "", runId = "", task = ""] = line.split("\t");
+      return { id, runId, task, state: "service" };
+    });
+  }
+
+  async close(): Promise<string[]> {
+    return [];
+  }
+}

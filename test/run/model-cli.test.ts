@@ -45,6 +45,12 @@ describe("ssebench run --model", () => {
     expect(readdirSync(results.path)).toEqual([]);
   });
 
+  test("--backend swarm with an agent that makes model calls: one line before anything is built", async () => {
+    const r = await run(["--agent", "caller", "--model", "scripted", "--backend", "swarm"], { PATH: "/nonexistent" });
+    expect([r.exitCode, r.stderr]).toEqual([1, `${msg.swarmNoModel("caller")}\n`]);
+    expect(readdirSync(results.path)).toEqual([]);
+  });
+
   test("--model for an agent that makes no model calls: a warning, the model is not even loaded", async () => {
     const r = await run(["--agent", "dummy", "--model", "gpt-5"], { PATH: "/nonexistent" });
     expect(r.stderr).toContain(msg.modelIgnored("dummy", "gpt-5"));

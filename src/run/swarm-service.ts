@@ -1,0 +1,115 @@
+/**
+ * The `docker service create` of a Swarm trial (docs/backends.md), kept apart from its lifecycle so
+ * the argv can be checked without a swarm: one task that never restarts, on the
+ * trial's own internal overlay network (no egress, no other trial), with the local run's walls
+ * where `service create` has them (capabilities, user, entrypoint, init, CPU/memory/pids limits),
+ * labels for `list`, and the reference patch as a Swarm secret rather than a mount or a value
+ * readable in `docker service inspect`.
+ */
+import { createHash } from "node:crypto";
+import { CAPABILITIES, type ContainerSpec, ENTRYPOINT } from "./container.ts";
+
+/** where the reference patch secret appears in the container (SSE_REFERENCE_PATCH points there) */
+export const SECRET_PATCH_TARGET = "reference.patch";
+export const SECRETS_DIR = "/run/secrets";
+/** seconds between SIGTERM and SIGKILL when a trial is stopped (as `docker stop --time` locally) */
+export const STOP_GRACE_SECONDS = 20;
+
+/** The names of what one trial creates on the swarm; all carry the run ID. */
+export interface TrialNames {
+  service: string;
+  network: string;
+  patchSecret: string;
+}
+
+/**
+ * Swarm object names allow [a-zA-Z0-9-] and 63 characters: the run ID, made safe and cut, plus a
+ * hash of the whole ID so two long IDs that share a prefix still get different names.
+ */
+export function trialNames(runId: string): TrialNames {
+  const hash = createHash("sha256").update(runId).digest("hex").slice(0, 6);
+  const safe = runId.replace(/[^A-Za-z0-9-]+/g, "-").slice(0, 40).replace(/-+$/, "");
+  const base = `ssb-${safe}-${hash}`;
+  return { service: base, network: `${base}-net`, patchSecret: `${base}-patch` };
+}
+
+/** Bytes of a docker size ("4g", "512m", "100k", "1024b" or plain bytes). */
+export function sizeBytes(size: string): number {
+  const m = /^([0-9]+)([bkmg]?)$/i.exec(size);
+  if (!m) return Number.NaN;
+  const unit = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? "").toLowerCase()] ?? 1;
+  return Number(m[1]) * unit;
+}
+
+export interface ServiceInput {
+  names: TrialNames;
+  /**
+   * `--mode replicated-job` (engine ≥ 24), else one replica that never restarts: on 20.10,
+   * `service rm` of a replicated job leaves its task and container on the node, even a running one
+   * (moby/moby#44312, #42789; fixed in 24), while a removed replicated service takes both along.
+   */
+  jobMode: boolean;
+  spec: ContainerSpec;
+  image: string;
+  constraints: readonly string[];
+  /** whether the reference patch secret was created (spec.referencePatch was set) */
+  withPatch: boolean;
+}
+
+/**
+ * The argv after `docker`. Limits only, no reservations: with reservations, engine 20.10's
+ * constraint enforcer rejected job tasks ("assigned node no longer meets constraints") while the
+ * node had room, as it counts finished job tasks; a job's --jobs bounds what runs at once instead.
+ */
+export function serviceArgs(input: ServiceInput): string[] {
+  const { names, spec } = input;
+  const args = ["service", "create", "--detach", "--quiet", "--name", names.service];
+  args.push(...(input.jobMode ? ["--mode", "replicated-job"] : ["--mode", "replicated", "--replicas", "1"]));
+  args.push("--restart-condition", "none", "--no-resolve-image");
+  args.push("--network", names.network, "--endpoint-mode", "dnsrr");
+  args.push("--init", "--cap-drop", "ALL");
+  for (const cap of CAPABILITIES) args.push("--cap-add", cap);
+  args.push("--user", "0:0", "--entrypoint", ENTRYPOINT, "--workdir", "/");
+  const cpus = String(spec.resources.cpus);
+  const memory = String(sizeBytes(spec.resources.memory));
+  args.push("--limit-cpu", cpus, "--limit-memory", memory);
+  args.push("--limit-pids", String(spec.resources.pids_limit), "--stop-grace-period", `${STOP_GRACE_SECONDS}s`);
+  for (const c of input.constraints) args.push("--constraint", c);
+  const env: Record<string, string> = { ...spec.env };
+  if (input.withPatch) {
+    env.SSE_REFERENCE_PATCH = `${SECRETS_DIR}/${SECRET_PATCH_TARGET}`;
+    // Root only: the entrypoint reads it; the agent (model) must not.
+    args.push("--secret", `source=${names.patchSecret},target=${SECRET_PATCH_TARGET},uid=0,gid=0,mode=0400`);
+  }
+  for (const [k, v] of Object.entries(env)) args.push("--env", `${k}=${v}`);
+  for (const [k, v] of Object.entries({ ...spec.labels, "ssebench.backend": "swarm" })) {
+    args.push("--label", `${k}=${v}`, "--container-label", `${k}=${v}`);
+  }
+  args.push(input.image, "--mode", "sandbox", "--", ...spec.command);
+  return args;
+}
+
+/** The trial's overlay network: internal (no route out), attachable by nothing else than services. */
+export function networkArgs(names: TrialNames, runId: string): string[] {
+  return ["network", "create", "--driver", "overlay", "--internal", "--label", `ssebench.run-id=${runId}`, "--label", "ssebench.backend=swarm", names.network];
+}
+
+/** `SSEBENCH_SWARM_NODES`: "NODE-ID=ENGINE,…" → map; undefined when malformed. */
+export function parseNodes(value: string | undefined): Map<string, string> | undefined {
+  const nodes = new Map<string, string>();
+  if (!value?.trim()) return nodes;
+  for (const pair of value.split(",")) {
+    const at = pair.indexOf("=");
+    const id = pair.slice(0, at).trim();
+    const engine = pair.slice(at + 1).trim();
+    if (at <= 0 || !/^[a-z0-9]+$/i.test(id) || !engine) return undefined;
+    nodes.set(id, engine);
+  }
+  return nodes;
+}
+
+/** Whether an engine version ("20.10.24+dfsg1", "24.0.7") has replicated jobs that clean up. */
+export function jobsCleanUp(serverVersion: string): boolean {
+  const major = Number(/^(\d+)\./.exec(serverVersion)?.[1] ?? 0);
+  return major >= 24;
+}

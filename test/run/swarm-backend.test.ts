@@ -1,0 +1,148 @@
+/**
+ * The Swarm backend against a stand-in manager (its neighbour, the docker CLI): the service argv
+ * keeps the local walls and no secret value, names are valid, and the failure rules (rejected,
+ * never started, node down) end a trial as a start error. The real swarm is in test/swarm.
+ */
+import { describe, expect, test } from "bun:test";
+import { CAPABILITIES, type ContainerSpec } from "../../src/run/container.ts";
+import type { Docker, DockerResult } from "../../src/run/docker.ts";
+import { msg } from "../../src/run/messages.ts";
+import { SwarmBackend } from "../../src/run/swarm-backend.ts";
+import { jobsCleanUp, networkArgs, parseNodes, serviceArgs, sizeBytes, trialNames } from "../../src/run/swarm-service.ts";
+
+const spec: ContainerSpec = {
+  image: "sha256:abc",
+  runDir: "/tmp/r",
+  archiveDir: "/tmp/r/archive",
+  env: { TIMEOUT: "60", SSE_ARCHIVE: "/tmp/sse-archive" },
+  labels: { "ssebench.run-id": "20260101-000000-abcdef", "ssebench.task-id": "t" },
+  resources: { cpus: 1.5, memory: "2g", pids_limit: 512 },
+  platform: undefined,
+  referencePatch: "/tmp/secret-patch.diff",
+  command: ["run-agent", "--x"],
+};
+
+/** Answers by the first words of the argv; records every call. */
+class FakeManager implements Docker {
+  readonly calls: string[][] = [];
+  constructor(private readonly answers: Array<[string, (args: readonly string[]) => Partial<DockerResult>]>) {}
+  async call(args: readonly string[]): Promise<DockerResult> {
+    this.calls.push([...args]);
+    const line = args.join(" ");
+    const hit = this.answers.find(([prefix]) => line.startsWith(prefix));
+    return { code: 0, stdout: "", stderr: "", ...hit?.[1](args) };
+  }
+}
+
+const task = (status: object, node = "node1") => () => ({ stdout: `${JSON.stringify(status)}\t${node}\n` });
+const MANAGER: Array<[string, () => Partial<DockerResult>]> = [
+  ["info", () => ({ stdout: "active true 24.0.7\n" })],
+  ["service ps", () => ({ stdout: "task1\n" })],
+];
+
+async function backendWith(answers: Array<[string, (args: readonly string[]) => Partial<DockerResult>]>, env: Record<string, string> = {}) {
+  const fake = new FakeManager([...MANAGER, ...answers]);
+  const backend = await SwarmBackend.open({ SSEBENCH_SWARM_POLL_MS: "5", ...env }, () => {}, ["node.labels.ssebench.role==runner"], () => fake);
+  return { backend, fake };
+}
+
+describe("swarm service argv", () => {
+  test("a one-task job that never restarts, with the local walls, labels and the patch as a root-only secret", () => {
+    const names = trialNames("20260101-000000-abcdef");
+    const args = serviceArgs({ names, spec, image: spec.image, constraints: ["node.labels.ssebench.role==runner"], withPatch: true, jobMode: true });
+    const after = (flag: string) => args.filter((_, i) => args[i - 1] === flag);
+    expect(after("--mode")).toEqual(["replicated-job", "sandbox"]);
+    expect(after("--restart-condition")).toEqual(["none"]);
+    expect(after("--cap-drop")).toEqual(["ALL"]);
+    expect(after("--cap-add")).toEqual([...CAPABILITIES]);
+    expect(after("--user")).toEqual(["0:0"]);
+    expect(after("--entrypoint")).toEqual(["/usr/local/bin/ssebench-entrypoint"]);
+    expect(after("--limit-memory")).toEqual([String(2 * 1024 ** 3)]);
+    expect([after("--limit-cpu"), after("--limit-pids")]).toEqual([["1.5"], ["512"]]);
+    expect(after("--network")).toEqual([names.network]);
+    expect(after("--constraint")).toEqual(["node.labels.ssebench.role==runner"]);
+    expect(after("--secret")).toEqual([`source=${names.patchSecret},target=reference.patch,uid=0,gid=0,mode=0400`]);
+    expect(after("--env")).toContain("SSE_REFERENCE_PATCH=/run/secrets/reference.patch");
+    expect(after("--container-label")).toContain("ssebench.backend=swarm");
+    expect(args.includes("--init") && args.includes("--no-resolve-image")).toBe(true);
+    // The patch travels as a secret: its host path is in no argument of the service.
+    expect(args.some((a) => a.includes("/tmp/secret-patch.diff"))).toBe(false);
+    expect(args.slice(args.indexOf("sha256:abc"))).toEqual(["sha256:abc", "--mode", "sandbox", "--", "run-agent", "--x"]);
+  });
+
+  test("engines before 24 get one replica that never restarts instead of a replicated job (whose removal leaks there)", () => {
+    const args = serviceArgs({ names: trialNames("r"), spec, image: spec.image, constraints: [], withPatch: false, jobMode: false });
+    expect(args.slice(args.indexOf("--mode"), args.indexOf("--mode") + 6)).toEqual(["--mode", "replicated", "--replicas", "1", "--restart-condition", "none"]);
+    expect(args.some((a) => a.startsWith("--secret") || a.startsWith("SSE_REFERENCE_PATCH"))).toBe(false);
+    expect([jobsCleanUp("20.10.24+dfsg1"), jobsCleanUp("24.0.7"), jobsCleanUp("27.5.1")]).toEqual([false, true, true]);
+  });
+
+  test("the trial's network is an internal overlay; names are valid Swarm names and differ for long IDs with one prefix", () => {
+    const names = trialNames("x".repeat(60) + "_a.b");
+    expect(networkArgs(names, "id")).toEqual(["network", "create", "--driver", "overlay", "--internal", "--label", "ssebench.run-id=id", "--label", "ssebench.backend=swarm", names.network]);
+    for (const n of Object.values(names)) expect(n).toMatch(/^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/);
+    expect(trialNames("x".repeat(60) + "_a.c").service).not.toBe(names.service);
+    expect([sizeBytes("4g"), sizeBytes("512M"), sizeBytes("100")]).toEqual([4 * 1024 ** 3, 512 * 1024 ** 2, 100]);
+  });
+
+  test("SSEBENCH_SWARM_NODES: NODE-ID=ENGINE pairs", () => {
+    expect(parseNodes("a1=unix:///x.sock,b2=tcp://h:2375")).toEqual(new Map([["a1", "unix:///x.sock"], ["b2", "tcp://h:2375"]]));
+    expect(parseNodes(undefined)).toEqual(new Map());
+    expect(parseNodes("nodash")).toBeUndefined();
+  });
+});
+
+describe("swarm backend lifecycle", () => {
+  test("an engine that is not a manager is refused with one line; so is a malformed SSEBENCH_SWARM_NODES", async () => {
+    const worker = new FakeManager([["info", () => ({ stdout: "active false 20.10.24\n" })]]);
+    const open = (env: Record<string, string>) => SwarmBackend.open({ SSEBENCH_SWARM_HOST: "unix:///w.sock", ...env }, () => {}, [], () => worker);
+    await expect(open({})).rejects.toThrow(msg.swarmNoManager("unix:///w.sock", "swarm state: active false"));
+    await expect(open({ SSEBENCH_SWARM_NODES: "x" })).rejects.toThrow(msg.swarmNodes("x"));
+  });
+
+  test("a task that completes: its exit code and times; cleanup removes service, secret and network", async () => {
+    const { backend, fake } = await backendWith([["inspect", task({ State: "complete", Timestamp: "2026-01-01T00:00:09Z", ContainerStatus: { ContainerID: "c1", ExitCode: 0 } })]]);
+    const trial = backend.start(spec, () => {});
+    expect(await trial.done).toBe(0);
+    expect(trial.startError()).toBeUndefined();
+    expect(await backend.inspect(trial)).toMatchObject({ exitCode: 0, finishedAt: "2026-01-01T00:00:09Z" });
+    expect(await backend.cleanup(trial, false)).toEqual([]);
+    const verbs = fake.calls.map((c) => `${c[0]} ${c[1]}`);
+    expect(verbs.slice(1, 4)).toEqual(["network create", "secret create", "service create"]);
+    expect(verbs.slice(-3)).toEqual(["service rm", "secret rm", "network rm"]);
+  });
+
+  test("a rejected task (e.g. no such image on the node) is a start error with the swarm's reason", async () => {
+    const { backend } = await backendWith([["inspect", task({ State: "rejected", Err: "No such image: sha256:abc" })]]);
+    const trial = backend.start(spec, () => {});
+    expect(await trial.done).toBe(125);
+    expect(trial.startError()).toBe(msg.swarmRejected(trialNames("20260101-000000-abcdef").service, "rejected", "No such image: sha256:abc"));
+  });
+
+  test("a task that never starts is a start error after SSEBENCH_SWARM_START_TIMEOUT", async () => {
+    const { backend } = await backendWith([["inspect", task({ State: "pending", Err: "no suitable node" })]], { SSEBENCH_SWARM_START_TIMEOUT: "0.05" });
+    const trial = backend.start(spec, () => {});
+    expect(await trial.done).toBe(125);
+    expect(trial.startError()).toBe(msg.swarmNotStarted(trialNames("20260101-000000-abcdef").service, 0.05, "pending (no suitable node)"));
+  });
+
+  test("a node that goes down under a running task ends the trial as a start error", async () => {
+    const { backend } = await backendWith([
+      ["inspect", task({ State: "running", ContainerStatus: { ContainerID: "c1" } }, "node7")],
+      ["node inspect", () => ({ stdout: "down\n" })],
+    ]);
+    const trial = backend.start(spec, () => {});
+    expect(await trial.done).toBe(125);
+    expect(trial.startError()).toBe(msg.swarmNodeDown(trialNames("20260101-000000-abcdef").service, "node7"));
+  });
+
+  test("a service the engine refuses to create leaves nothing: the network made before it is removed", async () => {
+    const { backend, fake } = await backendWith([["service create", () => ({ code: 1, stderr: "Error response from daemon: rpc error: invalid mount\n" })]]);
+    const trial = backend.start(spec, () => {});
+    expect(await trial.done).toBe(125);
+    expect(trial.id()).toBeUndefined();
+    expect(trial.startError()).toContain("invalid mount");
+    await backend.cleanup(trial, false);
+    expect(fake.calls.map((c) => `${c[0]} ${c[1]}`).slice(-3)).toEqual(["service rm", "secret rm", "network rm"]);
+  });
+});
