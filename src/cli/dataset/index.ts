@@ -3,7 +3,7 @@ import { loadCommand as load } from "../lazy-command.ts";
 
 
 export default defineCommand({
-  meta: { name: "dataset", description: "Validate task datasets and build their manifest, schemas and images lock" },
+  meta: { name: "dataset", description: "Validate task datasets, build their manifest, schemas and images lock, and publish their images" },
   subCommands: {
     validate: () => load(import("./validate.ts")),
     manifest: () => load(import("./manifest.ts")),
@@ -11,5 +11,6 @@ export default defineCommand({
     lock: () => load(import("./lock.ts")),
     items: () => load(import("./items.ts")),
     verify: () => load(import("./verify.ts")),
+    publish: () => load(import("./publish.ts")),
   },
 });
