@@ -4,30 +4,16 @@
  * the receiver writes holds what a local run's folder holds; the agent cannot read the token.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startResultsReceiver } from "../../src/run/upload/receiver.ts";
+import { fileTree } from "../helpers/file-tree.ts";
 import { msg } from "../../src/runtime/messages.ts";
 import { dropUsers, ensureUsers, newRun, runEntrypoint, shAgent } from "./harness.ts";
 
 setDefaultTimeout(60_000);
 beforeAll(ensureUsers);
 afterAll(dropUsers);
-
-/** Relative paths of every file and folder below `dir`, with each file's text; links and FIFOs as their kind. */
-export function tree(dir: string, rel = ""): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(join(dir, rel)).sort()) {
-    const path = rel ? `${rel}/${name}` : name;
-    const st = lstatSync(join(dir, path));
-    if (!st.isDirectory() && !st.isFile()) out[path] = st.isSymbolicLink() ? "(link)" : "(other)";
-    else if (st.isDirectory()) {
-      out[`${path}/`] = "";
-      Object.assign(out, tree(dir, path));
-    } else out[path] = readFileSync(join(dir, path), "utf8");
-  }
-  return out;
-}
 
 describe("results upload from the entrypoint", () => {
   test("the run folder the receiver writes is the container's results and archive, minus links and FIFOs", async () => {
@@ -60,10 +46,10 @@ describe("results upload from the entrypoint", () => {
       expect(r.exitCode).toBe(0);
       const outcome = await up.outcome;
       expect(outcome).toMatchObject({ ok: true, skipped: [] });
-      const local: Record<string, string> = { ...tree(dirs.results), "archive/": "", ...Object.fromEntries(Object.entries(tree(dirs.archive)).map(([k, v]) => [`archive/${k}`, v])) };
+      const local: Record<string, string> = { ...fileTree(dirs.results), "archive/": "", ...Object.fromEntries(Object.entries(fileTree(dirs.archive)).map(([k, v]) => [`archive/${k}`, v])) };
       delete local["archive/link"];
       delete local["archive/fifo"];
-      const pushed = tree(runDir);
+      const pushed = fileTree(runDir);
       // entrypoint.log goes on after the upload (the line that says it was accepted).
       expect(pushed["entrypoint.log"]).toBe(local["entrypoint.log"]?.slice(0, pushed["entrypoint.log"]?.length));
       delete local["entrypoint.log"];
