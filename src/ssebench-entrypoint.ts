@@ -14,6 +14,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (argv[0] === "check") return (await import("./runtime/tool-api/check-command.ts")).runCheck(argv.slice(1), process.env);
   if (argv[0] === "agent-driver") return (await import("./agents/index.ts")).runDriver(argv.slice(1), process.env);
+  if (argv[0] === "relay") return (await import("./runtime/relay-command.ts")).runRelay(argv.slice(1));
   if (argv[0] === "artifact") return (await import("./runtime/artifact.ts")).writeManifest(process.env);
   if (argv[0] === "oracle") return (await import("./runtime/oracle/command.ts")).runOracle(process.env);
   if (argv[0] === "prepare") {

@@ -51,6 +51,8 @@ export const msg = {
   // model access (the run's gateway socket)
   modelKeyUnreadable: (dir: string, detail: string) => `Cannot read the run's model key in ${dir}: ${detail}`,
   modelPortBusy: (port: number, detail: string) => `Cannot listen on 127.0.0.1:${port} for the model: ${detail}`,
+  relayUsage: () => "usage: ssebench-entrypoint relay HOST:PORT /path/to/unix.sock",
+  relayListen: (where: string, detail: string) => `ssebench-entrypoint relay: cannot listen on ${where}: ${detail}`,
   // results upload (upload-config.ts, results-upload.ts)
   uploadFile: (path: string, problem: string) => `ssebench-entrypoint: the upload file ${path} ${problem}`,
   uploadTimeout: (value: string) => `ssebench-entrypoint: SSE_UPLOAD_TIMEOUT must be a positive number of seconds, got ${JSON.stringify(value)}`,

@@ -8,9 +8,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Socket } from "bun";
 import { UserError } from "../errors.ts";
 import { msg } from "./messages.ts";
+import { relayTcpToUnix } from "./socket-relay.ts";
 
 export const MODEL_DIR = "/run/ssebench";
 export const MODEL_SOCKET = "model.sock";
@@ -21,79 +21,8 @@ export const FORWARD_PORT = 4000;
 
 type Env = Record<string, string | undefined>;
 
-/** Writes what the peer can take now and queues the rest until its drain. */
-class Outbox {
-  private queue: Uint8Array[] = [];
-  constructor(private readonly socket: () => Socket<unknown> | undefined) {}
-  send(data: Uint8Array): void {
-    const s = this.socket();
-    if (!s || this.queue.length > 0) {
-      this.queue.push(new Uint8Array(data));
-      return;
-    }
-    const n = s.write(data);
-    if (n < data.length) this.queue.push(new Uint8Array(data.subarray(Math.max(n, 0))));
-  }
-  flush(): void {
-    const s = this.socket();
-    while (s && this.queue.length > 0) {
-      const head = this.queue[0] as Uint8Array;
-      const n = s.write(head);
-      if (n < head.length) {
-        this.queue[0] = head.subarray(Math.max(n, 0));
-        return;
-      }
-      this.queue.shift();
-    }
-  }
-}
-
-interface Link {
-  up: Socket<unknown> | undefined;
-  toUp: Outbox;
-  toClient: Outbox;
-  closed: boolean;
-}
-
 /** Where new connections go: the agent's socket, then (after grading) the plugin socket. */
 const target = { path: "" };
-
-function forward(port: number) {
-  return Bun.listen<Link>({
-    hostname: "127.0.0.1",
-    port,
-    socket: {
-      open(client) {
-        const link: Link = { up: undefined, closed: false, toUp: new Outbox(() => link.up), toClient: new Outbox(() => client) };
-        client.data = link;
-        Bun.connect<undefined>({
-          unix: target.path,
-          socket: {
-            open(up) {
-              if (link.closed) return void up.end();
-              link.up = up as Socket<unknown>;
-              link.toUp.flush();
-            },
-            data: (_up, chunk) => link.toClient.send(chunk),
-            drain: () => link.toUp.flush(),
-            close: () => void client.end(),
-            error: () => void client.end(),
-          },
-        }).catch(() => void client.end());
-      },
-      data: (client, chunk) => client.data.toUp.send(chunk),
-      drain: (client) => client.data.toClient.flush(),
-      close(client) {
-        client.data.closed = true;
-        client.data.up?.end();
-      },
-      error(client) {
-        client.data.closed = true;
-        client.data.up?.end();
-      },
-    },
-  });
-}
 
 /** Starts the forwarder when the run has a model; returns the variables the agent gets (none without). */
 export function openModelAccess(env: Env): Record<string, string> {
@@ -107,10 +36,10 @@ export function openModelAccess(env: Env): Record<string, string> {
     throw new UserError(msg.modelKeyUnreadable(dir, e instanceof Error ? e.message : String(e)));
   }
   const port = env.SSE_MODEL_PORT ? Number(env.SSE_MODEL_PORT) : FORWARD_PORT;
-  let listener: ReturnType<typeof forward>;
+  let listener: ReturnType<typeof relayTcpToUnix>;
   try {
     target.path = socketPath;
-    listener = forward(port);
+    listener = relayTcpToUnix("127.0.0.1", port, () => target.path);
   } catch (e) {
     throw new UserError(msg.modelPortBusy(port, e instanceof Error ? e.message : String(e)));
   }

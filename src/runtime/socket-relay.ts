@@ -1,0 +1,82 @@
+/**
+ * A TCP listener that relays each connection byte for byte to a Unix socket, with back-pressure
+ * both ways. The entrypoint's model forwarder (model-access.ts) and `ssebench-entrypoint relay`
+ * (a Swarm trial's way to the host's results receiver or gateway) use it. Kept light.
+ */
+import type { Socket } from "bun";
+
+/** Writes what the peer can take now and queues the rest until its drain. */
+class Outbox {
+  private queue: Uint8Array[] = [];
+  constructor(private readonly socket: () => Socket<unknown> | undefined) {}
+  send(data: Uint8Array): void {
+    const s = this.socket();
+    if (!s || this.queue.length > 0) {
+      this.queue.push(new Uint8Array(data));
+      return;
+    }
+    const n = s.write(data);
+    if (n < data.length) this.queue.push(new Uint8Array(data.subarray(Math.max(n, 0))));
+  }
+  flush(): void {
+    const s = this.socket();
+    while (s && this.queue.length > 0) {
+      const head = this.queue[0] as Uint8Array;
+      const n = s.write(head);
+      if (n < head.length) {
+        this.queue[0] = head.subarray(Math.max(n, 0));
+        return;
+      }
+      this.queue.shift();
+    }
+  }
+}
+
+interface Link {
+  up: Socket<unknown> | undefined;
+  toUp: Outbox;
+  toClient: Outbox;
+  closed: boolean;
+}
+
+/**
+ * Listens on `hostname:port` and relays each connection byte for byte to the Unix socket
+ * `target()` names when the connection opens (so the target can change for later connections).
+ */
+export function relayTcpToUnix(hostname: string, port: number, target: () => string) {
+  return Bun.listen<Link>({
+    hostname,
+    port,
+    socket: {
+      open(client) {
+        const link: Link = { up: undefined, closed: false, toUp: new Outbox(() => link.up), toClient: new Outbox(() => client) };
+        client.data = link;
+        Bun.connect<undefined>({
+          unix: target(),
+          socket: {
+            open(up) {
+              if (link.closed) return void up.end();
+              link.up = up as Socket<unknown>;
+              link.toUp.flush();
+            },
+            data: (_up, chunk) => link.toClient.send(chunk),
+            drain: () => link.toUp.flush(),
+            close: () => void client.end(),
+            error: () => void client.end(),
+          },
+        }).catch(() => void client.end());
+      },
+      data: (client, chunk) => client.data.toUp.send(chunk),
+      drain: (client) => client.data.toClient.flush(),
+      close(client) {
+        client.data.closed = true;
+        client.data.up?.end();
+      },
+      error(client) {
+        client.data.closed = true;
+        client.data.up?.end();
+      },
+    },
+  });
+}
+

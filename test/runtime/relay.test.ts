@@ -1,0 +1,47 @@
+/** `ssebench-entrypoint relay`: TCP to a Unix socket, here in front of a real results receiver. */
+import { expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startResultsReceiver } from "../../src/run/upload/receiver.ts";
+import { msg } from "../../src/runtime/messages.ts";
+import { entrypointBin } from "../helpers/cli.ts";
+import { entry, tarball } from "../run/upload/tar-bytes.ts";
+
+test("an upload through the relay reaches the receiver's socket; SIGTERM ends the relay", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "push-relay-"));
+  const sock = join(dir, "upload.sock");
+  const receiver = startResultsReceiver({ listen: { unix: sock } });
+  const relay = Bun.spawn([entrypointBin, "relay", "127.0.0.1:0", sock], { stdout: "pipe", stderr: "pipe" });
+  try {
+    const reader = relay.stdout.getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    const port = /127\.0\.0\.1:(\d+) -> /.exec(text)?.[1];
+    expect(port).toBeDefined();
+    const run = join(dir, "run");
+    mkdirSync(run);
+    const up = receiver.expect("relayed", run);
+    const { token } = JSON.parse(up.secretText) as { token: string };
+    const body = tarball([entry({ name: "result.json", data: "{}\n" })]);
+    const r = await fetch(`http://127.0.0.1:${port}/v1/uploads/relayed`, { method: "PUT", headers: { authorization: `Bearer ${token}` }, body });
+    expect(r.status).toBe(201);
+    expect(readFileSync(join(run, "result.json"), "utf8")).toBe("{}\n");
+    relay.kill("SIGTERM");
+    expect(await relay.exited).toBe(0);
+  } finally {
+    relay.kill("SIGKILL");
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("relay without an address and an absolute socket path is a usage error", async () => {
+  const p = Bun.spawn([entrypointBin, "relay", "nowhere"], { stdout: "pipe", stderr: "pipe" });
+  expect(await p.exited).toBe(2);
+  expect((await new Response(p.stderr).text()).trim()).toBe(msg.relayUsage());
+});
