@@ -18,6 +18,30 @@ export interface Mutation {
 
 export const MUTATIONS: Mutation[] = [
   {
+    name: "swarm-caps-kept",
+    what: "a Swarm trial keeps Docker's default capabilities (--cap-drop ALL dropped from service create)",
+    file: "src/run/swarm-service.ts",
+    from: `args.push("--init", "--cap-drop", "ALL");`,
+    to: `args.push("--init");`,
+    tests: ["test/run/swarm-backend.test.ts"],
+  },
+  {
+    name: "swarm-patch-readable",
+    what: "the reference patch secret is readable by the agent in a Swarm trial (mode 0444)",
+    file: "src/run/swarm-service.ts",
+    from: "target=${SECRET_PATCH_TARGET},uid=0,gid=0,mode=0400",
+    to: "target=${SECRET_PATCH_TARGET},uid=0,gid=0,mode=0444",
+    tests: ["test/run/swarm-backend.test.ts"],
+  },
+  {
+    name: "swarm-network-egress",
+    what: "a Swarm trial's overlay network has a route out (--internal dropped)",
+    file: "src/run/swarm-service.ts",
+    from: `"--driver", "overlay", "--internal",`,
+    to: `"--driver", "overlay",`,
+    tests: ["test/run/swarm-backend.test.ts"],
+  },
+  {
     name: "no-memory-swap",
     what: "the run container may swap beyond its memory limit (--memory-swap dropped)",
     file: "src/run/container.ts",
