@@ -16,4 +16,5 @@ export const rootCommands: Record<string, Loader> = {
   tasks: () => load(import("./tasks/index.ts")),
   catalog: () => load(import("./catalog/index.ts")),
   gateway: () => load(import("./gateway/index.ts")),
+  images: () => load(import("./images/index.ts")),
 };

@@ -62,6 +62,7 @@ export async function ensureCaseImage(
   log?: string,
   /** the ssebench home, whose base-image recipe a missing base's message names */
   home = ".",
+  labels?: Record<string, string>,
 ): Promise<LayerResult> {
   if (source.folder) {
     // `known` came from one lookup that included the bases, so a base not in it is not here.
@@ -74,7 +75,7 @@ export async function ensureCaseImage(
     const inputs = caseInputs(source.folder, registry, baseInfo);
     return ensureLayer(
       docker,
-      { layer: "case image", tag: source.tag, context: source.folder, buildArgs: { SSEBENCH_REGISTRY: registry }, inputs, log },
+      { layer: "case image", tag: source.tag, context: source.folder, buildArgs: { SSEBENCH_REGISTRY: registry }, inputs, log, labels },
       known.get(source.tag),
       reporter,
       signal,

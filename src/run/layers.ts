@@ -10,8 +10,21 @@ import { describeCause, UserError } from "../errors.ts";
 import { type Docker, firstLine } from "./docker.ts";
 import { msg } from "./messages.ts";
 import type { Reporter } from "./reporter.ts";
+import { VERSION } from "../version.ts";
 
 export const INPUTS_LABEL = "ssebench.inputs";
+/**
+ * What else every image ssebench builds says about itself (`ssebench images` reads them; children
+ * inherit a parent's, and override the ones they set): which layer it is (LayerSpec.layer), the
+ * ssebench version that built it, and the task, dataset and agent it belongs to where there is one.
+ */
+export const IMAGE_LABELS = {
+  layer: "ssebench.layer",
+  version: "ssebench.version",
+  task: "ssebench.task",
+  dataset: "ssebench.dataset",
+  agent: "ssebench.agent",
+} as const;
 
 export interface ImageInfo {
   id: string;
@@ -70,6 +83,8 @@ export interface LayerSpec {
   inputs: string;
   /** where a failed build's whole output is kept (the run folder), named in the error */
   log?: string;
+  /** labels besides the inputs, layer and version ones (IMAGE_LABELS: task, dataset, agent) */
+  labels?: Record<string, string>;
 }
 
 /** `<run folder>/case-image-build.log` and the like: where a run keeps a failed build's output. */
@@ -112,6 +127,8 @@ export async function ensureLayer(
   const iidfile = join(temp, "iid");
   // --force-rm: a failed step leaves no stopped container behind.
   const args = ["build", "--force-rm", "--network", "none", "--iidfile", iidfile, "--label", `${INPUTS_LABEL}=${spec.inputs}`];
+  const labels = { [IMAGE_LABELS.layer]: spec.layer, [IMAGE_LABELS.version]: VERSION, ...spec.labels };
+  for (const [k, v] of Object.entries(labels)) args.push("--label", `${k}=${v}`);
   for (const [k, v] of Object.entries(spec.buildArgs)) args.push("--build-arg", `${k}=${v}`);
   args.push("-t", withTag(spec.tag), "-f", spec.dockerfile ?? join(spec.context, "Dockerfile"), spec.context);
   let pending = "";

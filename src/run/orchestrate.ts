@@ -16,7 +16,7 @@ import { checkFreeSpace, checkResources, engineFacts } from "./engine-check.ts";
 import type { Docker } from "./docker.ts";
 import { RunGuard } from "./guard.ts";
 import type { Home } from "./home.ts";
-import { buildLogFile, ensureLayer, type ImageInfo, inspectImages } from "./layers.ts";
+import { buildLogFile, ensureLayer, IMAGE_LABELS, type ImageInfo, inspectImages } from "./layers.ts";
 import { msg } from "./messages.ts";
 import type { RunTotals } from "../gateway/keys.ts";
 import { openRunGateway, type RunGateway } from "./model-gateway.ts";
@@ -117,7 +117,9 @@ async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images
   const tTag = toolTag(plan.registry, plan.task.id);
   const aTag = agentTag(plan.registry, plan.agent, plan.task.id);
   guard.phase = "the image builds";
-  const caseImage = await ensureCaseImage(docker, plan.task.case, plan.registry, reporter, guard.abortSignal, known, plan.platform, buildLogFile(runDir, "case image"), home.root);
+  const task = { [IMAGE_LABELS.task]: plan.task.id };
+  const caseLabels = { ...task, [IMAGE_LABELS.dataset]: plan.task.dataset.name };
+  const caseImage = await ensureCaseImage(docker, plan.task.case, plan.registry, reporter, guard.abortSignal, known, plan.platform, buildLogFile(runDir, "case image"), home.root, caseLabels);
   images.caseId = caseImage.id;
   if (caseImage.built) images.built.push(caseImage.tag);
   const inputs = toolInputs(home, caseImage.id, plan.plugins.selected);
@@ -125,7 +127,7 @@ async function buildLayers(deps: RunDeps, plan: RunPlan, guard: RunGuard, images
   if (known.get(tTag)?.inputs !== inputs) {
     const { spec, cleanup } = toolLayerSpec(home, tTag, caseImage.id, plan.plugins.selected, inputs);
     try {
-      tool = await ensureLayer(docker, { ...spec, log: buildLogFile(runDir, spec.layer) }, known.get(tTag), reporter, guard.abortSignal);
+      tool = await ensureLayer(docker, { ...spec, log: buildLogFile(runDir, spec.layer), labels: task }, known.get(tTag), reporter, guard.abortSignal);
     } finally {
       cleanup();
     }
@@ -148,7 +150,8 @@ async function buildAgentLayer(deps: RunDeps, plan: RunPlan, guard: RunGuard, im
   }
   let files: Awaited<ReturnType<typeof ensureLayer>>;
   try {
-    const spec = { ...filesSpec, log: buildLogFile(runDir, filesSpec.layer), ...(context ? { context: context.context } : {}) };
+    const labels = { [IMAGE_LABELS.agent]: plan.agent.name };
+    const spec = { ...filesSpec, log: buildLogFile(runDir, filesSpec.layer), labels, ...(context ? { context: context.context } : {}) };
     files = await ensureLayer(docker, spec, known.get(fTag), reporter, guard.abortSignal);
   } finally {
     context?.cleanup();
@@ -167,7 +170,8 @@ async function buildAgentLayer(deps: RunDeps, plan: RunPlan, guard: RunGuard, im
   const checked = checkAgentImage(plan.agent, filesConfig, toolConfig);
   const { spec, cleanup } = agentLayerSpec(aTag, toolId, files.id, checked, inputs);
   try {
-    const agent = await ensureLayer(docker, { ...spec, log: buildLogFile(runDir, spec.layer) }, undefined, reporter, guard.abortSignal);
+    const labels = { [IMAGE_LABELS.task]: plan.task.id, [IMAGE_LABELS.agent]: plan.agent.name };
+    const agent = await ensureLayer(docker, { ...spec, log: buildLogFile(runDir, spec.layer), labels }, undefined, reporter, guard.abortSignal);
     images.built.push(aTag);
     images.agentId = agent.id;
     images.agentCmd = checked.cmd;

@@ -15,6 +15,7 @@ import { memoryReporter } from "../../src/run/reporter.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { checkoutHome, FakeDocker, passedResult } from "./fake-docker.ts";
 import { RUN_UID_BASE, RUN_UID_PAIRS } from "../../src/run/run-uids.ts";
+import { VERSION } from "../../src/version.ts";
 
 const fixtures = join(import.meta.dir, "fixtures", "dataset");
 const scratch = tempDir("ssebench-orchestrate-");
@@ -63,6 +64,20 @@ describe("runTask with a fake docker", () => {
     expect(again.outcome.built).toEqual([]);
     expect(docker.verbs().filter((v) => v === "build")).toHaveLength(4);
     expect(again.reporter.lines.filter((l) => l.includes("is up to date"))).toHaveLength(4);
+  });
+
+  test("every build labels its image: inputs, layer, ssebench version, and the task, dataset and agent it belongs to", async () => {
+    await run();
+    const labels = docker.calls.filter((c) => c[0] === "build").map((c) => c.flatMap((a, i) => (c[i - 1] === "--label" ? [a] : [])));
+    const own = labels.map((l) => l.slice(1));
+    expect(labels.every((l) => /^ssebench\.inputs=[0-9a-f]{16,}$/.test(l[0] ?? ""))).toBe(true);
+    const v = `ssebench.version=${VERSION}`;
+    expect(own).toEqual([
+      ["ssebench.layer=case image", v, "ssebench.task=tiny-task", "ssebench.dataset=dataset"],
+      ["ssebench.layer=tool layer", v, "ssebench.task=tiny-task"],
+      ["ssebench.layer=agent files", v, "ssebench.agent=dummy"],
+      ["ssebench.layer=agent layer", v, "ssebench.task=tiny-task", "ssebench.agent=dummy"],
+    ]);
   });
 
   test("a missing base image is named, with how to build it", async () => {

@@ -1,0 +1,72 @@
+/**
+ * `ssebench images prune`: which of ssebench's images are not needed, and removing them.
+ *
+ * Not needed (each with its reason):
+ * - superseded: a layer ssebench built whose name a newer build of the same name has taken (the
+ *   tool layer of an earlier entrypoint build, an agent layer of an earlier agent or tool layer, a
+ *   case image of earlier task files, a base image rebuilt by build.sh); nothing can ask for it by
+ *   name again;
+ * - a tool layer named for another ssebench version (`tool/<task>:<version>`): this one never uses it;
+ * - agent files and agent layers of an agent that is not among this ssebench's agents, or named for
+ *   another version of the agent than its agent.yaml gives.
+ * Always kept: images any container uses (running or stopped), named base images, named case images
+ * (the datasets' own; a rebuild or pull costs minutes), and every image without ssebench's labels
+ * (inventory.ts never lists those). Nothing is forced: the engine refuses to remove an image a
+ * kept one is built on, and that is reported, not overridden.
+ */
+import type { Docker } from "../run/docker.ts";
+import { firstLine } from "../run/docker.ts";
+import type { ImageEntry } from "./inventory.ts";
+import { msg } from "./messages.ts";
+
+export interface Needs {
+  /** this ssebench's version (tool layers are named for it) */
+  version: string;
+  /** agent name → the version its layers are named for (agent.yaml's, else ssebench's; undefined: keep every version) */
+  agents: ReadonlyMap<string, string | undefined>;
+}
+
+/** Why an image is not needed, or undefined when it is kept. */
+export function notNeeded(image: ImageEntry, needs: Needs): string | undefined {
+  if (image.containers > 0) return undefined;
+  if (image.tags.length === 0) return msg.superseded();
+  if (image.kind === "base image") return undefined;
+  if (image.kind === "tool layer" && image.tagVersion !== undefined && image.tagVersion !== needs.version) {
+    return msg.otherVersion(image.tagVersion, needs.version);
+  }
+  if ((image.kind === "agent layer" || image.kind === "agent files") && image.agent !== undefined) {
+    if (!needs.agents.has(image.agent)) return msg.agentGone(image.agent);
+    const current = needs.agents.get(image.agent);
+    if (current !== undefined && image.tagVersion !== undefined && image.tagVersion !== current) return msg.agentVersion(image.agent, image.tagVersion, current);
+  }
+  return undefined;
+}
+
+export interface Candidate {
+  image: ImageEntry;
+  reason: string;
+}
+
+export function candidates(images: readonly ImageEntry[], needs: Needs): Candidate[] {
+  return images.flatMap((image) => {
+    const reason = notNeeded(image, needs);
+    return reason === undefined ? [] : [{ image, reason }];
+  });
+}
+
+export interface Removal extends Candidate {
+  removed: boolean;
+  /** the engine's reason when it refused */
+  error?: string;
+}
+
+/** Children before parents: agent layers, agent files, tool layers, case images, then the rest (listImages' order). */
+export async function removeImages(docker: Docker, chosen: readonly Candidate[]): Promise<Removal[]> {
+  const out: Removal[] = [];
+  for (const c of chosen) {
+    // By name when it has names (an image with two names is then removed, not refused), else by ID.
+    const r = await docker.call(["image", "rm", ...(c.image.tags.length > 0 ? c.image.tags : [c.image.id])]);
+    out.push(r.code === 0 ? { ...c, removed: true } : { ...c, removed: false, error: firstLine(r.stderr) || `exit ${r.code}` });
+  }
+  return out;
+}
