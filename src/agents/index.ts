@@ -10,11 +10,12 @@ import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { ClaudeStream, claudeArgv, claudeEnv } from "./claude-code.ts";
 import { runCli } from "./cli-process.ts";
+import { CodexStream, codexLaunch } from "./codex.ts";
 import { Dialog } from "./dialog.ts";
 import { gatewayWires, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
 import { type TaskBrief, taskPrompt } from "./prompt.ts";
 
-export const DRIVERS = ["claude-code", "opencode"] as const;
+export const DRIVERS = ["claude-code", "codex", "opencode"] as const;
 
 /** What a driver runs: the CLI's argv and environment, and the converter of its stdout. */
 interface Launch {
@@ -36,6 +37,7 @@ const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<
     env: claudeEnv(c.env, c.timeoutS),
     stream: new ClaudeStream(c.dialog),
   }),
+  codex: async (c) => ({ ...codexLaunch({ ...c, mcpUrl: need(c.env, "SSE_MCP_URL") }), stream: new CodexStream(c.dialog) }),
   opencode: async (c) => {
     const [baseUrl, key] = [need(c.env, "SSE_BASE_URL"), need(c.env, "SSE_API_KEY")];
     const wire = pickWire(await gatewayWires(baseUrl, key, c.model));
