@@ -62,8 +62,8 @@ describe("ssebench run: command line (exit 2)", () => {
 
 describe("ssebench run: validation in the reference's order (exit 1)", () => {
   test("an unknown or misspelt agent says so first (not that it needs --model)", async () => {
-    await fails([...local, "--agent", "nosuch"], msg.unknownAgent("nosuch", ["claude-code", "codex", "dummy", "patch", "reference"]));
-    await fails([...local, "--agent", "refrence"], "Unknown agent 'refrence'. Did you mean 'reference'? Available agents: claude-code, codex, dummy, patch, reference");
+    await fails([...local, "--agent", "nosuch"], msg.unknownAgent("nosuch", ["claude-code", "codex", "dummy", "opencode", "patch", "reference"]));
+    await fails([...local, "--agent", "refrence"], "Unknown agent 'refrence'. Did you mean 'reference'? Available agents: claude-code, codex, dummy, opencode, patch, reference");
   });
 
   test("egress: a bad setting, and open egress is refused", async () => {
@@ -92,7 +92,7 @@ describe("ssebench run: validation in the reference's order (exit 1)", () => {
   });
 
   test("an unknown agent lists what exists (models: model-cli.test.ts)", async () => {
-    await fails([...local, "--agent", "nosuch", "--model", "gpt-5"], msg.unknownAgent("nosuch", ["claude-code", "codex", "dummy", "patch", "reference"]));
+    await fails([...local, "--agent", "nosuch", "--model", "gpt-5"], msg.unknownAgent("nosuch", ["claude-code", "codex", "dummy", "opencode", "patch", "reference"]));
   });
 
   test("no docker CLI on PATH: one line, and no run folder", async () => {
