@@ -35,11 +35,16 @@ export class RegistryPusher {
   readonly registry: string;
   private readonly pushes = new Map<string, Promise<string>>();
 
+  /** the registry's name on the nodes, in the references returned (default: the same) */
+  readonly pullFrom: string;
+
   constructor(
     private readonly docker: Docker,
     registry: string,
+    opts: { pullFrom?: string } = {},
   ) {
     this.registry = checkedRegistry(registry);
+    this.pullFrom = opts.pullFrom ? checkedRegistry(opts.pullFrom) : this.registry;
   }
 
   /** The local image's ID (undefined when it is not on this machine). */
@@ -48,7 +53,7 @@ export class RegistryPusher {
     return r.code === 0 ? r.stdout.trim() : undefined;
   }
 
-  /** Pushes `local` as `<registry>/<repo>:<tag>`; returns `<registry>/<repo>@sha256:…`. */
+  /** Pushes `local` (a tag or an image ID) as `<registry>/<repo>:<tag>`; returns `<pullFrom>/<repo>@sha256:…`. */
   async push(local: string, repo: string, tag: string, signal?: AbortSignal): Promise<string> {
     const id = await this.imageId(local);
     if (!id) throw new UserError(m.noLocalImage(local));
@@ -70,7 +75,7 @@ export class RegistryPusher {
     if (r.code !== 0) throw new UserError(m.pushFailed(target, firstLine(r.stderr) || firstLine(r.stdout)));
     const digest = pushedDigest(r.stdout);
     if (!digest) throw new UserError(m.noDigest(target));
-    return `${splitTag(target)[0]}@${digest}`;
+    return `${this.pullFrom}${splitTag(target)[0].slice(this.registry.length)}@${digest}`;
   }
 
   /**

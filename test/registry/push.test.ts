@@ -50,6 +50,13 @@ describe("registry pushes", () => {
     expect(refs).toEqual({ tool: `reg.test:5000/tool/t@${DIGEST}`, agent: `reg.test:5000/agent-x/t@${DIGEST}` });
   });
 
+  test("the references name the registry as the nodes reach it", async () => {
+    const { docker, calls } = fakeDocker();
+    const p = new RegistryPusher(docker, "127.0.0.1:5000", { pullFrom: "10.99.0.254:5000" });
+    expect(await p.push("sha256:1111", "agent/t", "abc")).toBe(`10.99.0.254:5000/agent/t@${DIGEST}`);
+    expect(calls.find((c) => c[0] === "push")).toEqual(["push", "127.0.0.1:5000/agent/t:abc"]);
+  });
+
   test("failures are one line each, and a failed push is tried again next time", async () => {
     let fail = true;
     const { docker } = fakeDocker(() => (fail ? { code: 1, stdout: "", stderr: "unauthorized: no\n" } : { code: 0, stdout: "done\n", stderr: "" }));

@@ -36,7 +36,8 @@ export interface ExpectedUpload {
 export interface ResultsReceiver {
   /** where it listens: `http://127.0.0.1:<port>` or `unix:<path>` */
   address: string;
-  expect(trialId: string, runDir: string): ExpectedUpload;
+  /** `advertise` overrides the receiver's for this trial (e.g. its own relay's name on its overlay) */
+  expect(trialId: string, runDir: string, opts?: { advertise?: string }): ExpectedUpload;
   close(): Promise<void>;
 }
 
@@ -142,7 +143,7 @@ export function startResultsReceiver(opts: ReceiverOptions): ResultsReceiver {
 
   return {
     address,
-    expect(trialId, runDir) {
+    expect(trialId, runDir, expectOpts) {
       if (!TRIAL_ID.test(trialId)) throw new UserError(m.badTrialId(trialId));
       if (pending.has(trialId)) throw new UserError(m.expectedTwice(trialId));
       const token = randomBytes(32).toString("hex");
@@ -156,7 +157,8 @@ export function startResultsReceiver(opts: ReceiverOptions): ResultsReceiver {
         };
       });
       pending.set(trialId, { runDir, tokenHash: sha256(token), state: "waiting", settle });
-      const secret: Record<string, string> = { url: `${base}${UPLOAD_ROUTE}${trialId}`, token };
+      const url = `${(expectOpts?.advertise ?? base).replace(/\/+$/, "")}${UPLOAD_ROUTE}${trialId}`;
+      const secret: Record<string, string> = { url, token };
       if (opts.containerSocket) secret.socket = opts.containerSocket;
       return {
         trialId,

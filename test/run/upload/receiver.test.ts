@@ -96,6 +96,13 @@ describe("results receiver", () => {
     untouched();
   });
 
+  test("a trial's own advertised address goes into its secret", () => {
+    const other = receiver.expect(`adv-${n}`, runDir, { advertise: "http://trial-relay:8080/" });
+    expect(secret(other).url).toBe(`http://trial-relay:8080/v1/uploads/adv-${n}`);
+    other.cancel();
+    up.cancel();
+  });
+
   test("an unknown trial and a bad route are 404", async () => {
     const base = secret(up).url.replace(/trial-\d+$/, "");
     expect((await send(tarball([]), secret(up).token, `${base}nobody`)).body).toEqual({ error: m.unknownTrial("nobody") });
