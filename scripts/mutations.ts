@@ -18,6 +18,30 @@ export interface Mutation {
 
 export const MUTATIONS: Mutation[] = [
   {
+    name: "catalog-html-unescaped",
+    what: "the catalog's HTML pages put manifest text into the page unescaped (a dataset's <script> runs in the reader's browser)",
+    file: "src/catalog/html.ts",
+    from: `return text.replace(/[&<>"']/g, (c) => ENTITIES[c] as string);`,
+    to: `return text;`,
+    tests: ["test/catalog/app.test.ts"],
+  },
+  {
+    name: "catalog-csp-inline",
+    what: "the catalog pages' Content-Security-Policy lets any inline script run, not only the filter",
+    file: "src/catalog/html.ts",
+    from: "`'sha256-${Bun.CryptoHasher.hash(\"sha256\", script, \"base64\")}'`",
+    to: "\"'unsafe-inline'\"",
+    tests: ["test/catalog/app.test.ts"],
+  },
+  {
+    name: "prune-in-use",
+    what: "images prune removes an image a container still uses",
+    file: "src/images/prune.ts",
+    from: "if (image.containers > 0) return undefined;",
+    to: "",
+    tests: ["test/images/inventory.test.ts"],
+  },
+  {
     name: "swarm-caps-kept",
     what: "a Swarm trial keeps Docker's default capabilities (--cap-drop ALL dropped from service create)",
     file: "src/run/swarm-service.ts",
