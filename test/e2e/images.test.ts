@@ -131,5 +131,7 @@ describe.skipIf(!E2E)(`ssebench images on a real engine${SKIP_REASON}`, () => {
     expect(docker(["image", "inspect", "--format", "{{.Id}}", `${R}/plain:1`])).toStartWith("sha256:");
     const again = await ssebench(["images", "prune", "--label", only]);
     expect(again.stdout).toBe("Nothing to prune: all 5 of ssebench's images are needed\n");
+    const none = await ssebench(["images", "--label", `${only}-none`]);
+    expect([none.exitCode, none.stdout, none.stderr]).toEqual([0, "", `No images made by ssebench with the label ${only}-none on this engine\n`]);
   });
 });
