@@ -1,9 +1,9 @@
 /**
  * The task prompt every bundled agent sends, built from the agent's task brief (SSE_TASK_FILE), in
  * the reference's sections: Task, Objective, Requirements, Validation, Vulnerability, Project,
- * Build and test. The same brief gives the same prompt byte for byte. It holds only what the
- * brief holds (never the reference patch, PoCs or hidden tests) and does not describe test_patch,
- * which agents find through MCP.
+ * Build and test (the task's build and test scripts, quoted). The same brief gives the same prompt
+ * byte for byte. It holds only what the brief holds (never the reference patch, PoCs or hidden
+ * tests) and does not describe test_patch, which agents find through MCP.
  */
 export interface TaskBrief {
   id: string;
@@ -13,6 +13,9 @@ export interface TaskBrief {
   issue: string | null;
   bug_description: string | null;
   crash_reports: { path: string; text: string }[];
+  /** the texts of the task's build and test scripts (absent in a brief of an older entrypoint) */
+  build_script?: string | null;
+  test_script?: string | null;
 }
 
 const LANGUAGES: Record<string, string> = { c: "C", "c++": "C++", cpp: "C++", go: "Go", rust: "Rust", python: "Python", java: "Java", javascript: "JavaScript", typescript: "TypeScript", php: "PHP", ruby: "Ruby" };
@@ -37,6 +40,15 @@ function vulnerability(brief: TaskBrief): string[] {
     out.push(reports.length > 1 ? `### Report ${i + 1} of ${reports.length}` : "### Report", "", fenced(r.text), "");
   }
   if (out.length === 0) out.push("The task gives no description of the vulnerability beyond this prompt.", "");
+  return out;
+}
+
+/** The reference's Build and test section: each script fenced; the test script's call of the build script, which the agent cannot read, replaced by a comment. */
+function buildAndTest(brief: TaskBrief): string[] {
+  const out: string[] = [];
+  if (present(brief.build_script)) out.push("### Build script", "", fenced(brief.build_script, "bash"), "");
+  if (present(brief.test_script)) out.push("### Test script", "", fenced(brief.test_script.replaceAll("/ssebench/scripts/build.sh", "# build the project first."), "bash"), "");
+  if (out.length === 0) out.push("The project is built and tested by the task's own scripts, which you cannot read; the test_patch tool runs them on your current change.", "");
   return out;
 }
 
@@ -73,8 +85,7 @@ export function taskPrompt(brief: TaskBrief): string {
     "",
     "## Build and test",
     "",
-    "The project is built and tested by the task's own scripts, which you cannot read; the test_patch tool runs them on your current change.",
-    "",
+    ...buildAndTest(brief),
   ];
   return lines.join("\n");
 }

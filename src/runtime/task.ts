@@ -81,18 +81,33 @@ function isObj(v: unknown): v is Obj {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** The agent's view of the task (SSE_TASK_FILE): description and crash reports, no answers. */
+/** A task file's text, or "" when it is missing (the dataset validator reports that). */
+function taskText(taskRoot: string, path: string): string {
+  try {
+    return readFileSync(join(taskRoot, path), "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The agent's view of the task (SSE_TASK_FILE): description, crash reports and the build and test
+ * scripts (shown in the prompt as the reference shows them), no answers.
+ */
 export function agentTaskBrief(task: TaskConfig, taskRoot: string): string {
-  const crash_reports = task.description.crashReports.map((p) => {
-    let text = "";
-    try {
-      text = readFileSync(join(taskRoot, p), "utf8");
-    } catch {
-      // a missing report leaves an empty text; the dataset validator reports it
-    }
-    return { path: p, text };
-  });
+  const crash_reports = task.description.crashReports.map((p) => ({ path: p, text: taskText(taskRoot, p) }));
+  const script = (p: string | null) => (p === null ? null : taskText(taskRoot, p) || null);
   const { id, project, language, source } = task;
-  const brief = { id, project, language, source, issue: task.description.issue, bug_description: task.description.bugDescription, crash_reports };
+  const brief = {
+    id,
+    project,
+    language,
+    source,
+    issue: task.description.issue,
+    bug_description: task.description.bugDescription,
+    crash_reports,
+    build_script: script(task.scripts.build),
+    test_script: script(task.scripts.test),
+  };
   return `${JSON.stringify(brief, null, 2)}\n`;
 }

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { dropUsers, ensureUsers, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, SLEEP, sleepsLeft, uidOf, users } from "./harness.ts";
+import { dropUsers, ensureUsers, fixture, liveProcessesOf, newRun, type RunDirs, runEntrypoint, shAgent, SLEEP, sleepsLeft, uidOf, users } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
 // Each run is several real processes and git calls; a busy 2-vCPU machine needs headroom.
@@ -151,6 +151,8 @@ describe("agent", () => {
     const task = JSON.parse(readFileSync(env.match(/SSE_TASK_FILE=(.*)/)![1]!, "utf8"));
     expect(task).toMatchObject({ id: "demo-calc", issue: "calc crashes on long inputs" });
     expect(task.crash_reports[0].text).toContain("overflow");
+    expect(task.build_script).toBe(readFileSync(join(fixture, "task", "scripts", "build.sh"), "utf8"));
+    expect(task.test_script).toBe(readFileSync(join(fixture, "task", "scripts", "test.sh"), "utf8"));
     // The archive goes back to its owner, the results to theirs.
     expect(statSync(join(dirs.archive, "env")).uid).toBe(0);
   });

@@ -210,7 +210,7 @@ describe("walls", () => {
     expect(all).not.toContain("cut -c1-8");
     expect(all).toContain("Permission denied");
     const project = JSON.parse(byName(r, "GET_sse_v1_project").body);
-    expect(Object.keys(project)).toEqual(["id", "project", "language", "source", "issue", "bug_description", "crash_reports"]);
+    expect(Object.keys(project)).toEqual(["id", "project", "language", "source", "issue", "bug_description", "crash_reports", "build_script", "test_script"]);
   });
 
   test("at level 1 the agent's code sees the PoCs in the PoC runs (by design) but never the hidden tests or the fix", async () => {
