@@ -125,7 +125,8 @@ export function startResultsReceiver(opts: ReceiverOptions): ResultsReceiver {
     const fetch = (req: Request): Response | Promise<Response> => {
       const path = new URL(req.url).pathname;
       if (req.method !== "PUT" || !path.startsWith(UPLOAD_ROUTE)) return reply(404, { error: m.badRoute() });
-      const trial = decodeURIComponent(path.slice(UPLOAD_ROUTE.length));
+      // Trial IDs need no escapes: the path is taken as it came (a stray '%' is then simply not an ID).
+      const trial = path.slice(UPLOAD_ROUTE.length);
       if (!TRIAL_ID.test(trial)) return reply(404, { error: m.badTrialId(trial) });
       return receive(req, trial);
     };

@@ -108,6 +108,9 @@ describe("results receiver", () => {
     expect((await send(tarball([]), secret(up).token, `${base}nobody`)).body).toEqual({ error: m.unknownTrial("nobody") });
     const r = await fetch(secret(up).url, { method: "POST" });
     expect(r.status).toBe(404);
+    const bad = await fetch(`${base}%E0%A4%A`, { method: "PUT" });
+    expect(bad.status).toBe(404);
+    expect(((await bad.json()) as { error: string }).error).toBe(m.badTrialId("%E0%A4%A"));
     up.cancel();
   });
 
