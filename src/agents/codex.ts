@@ -9,18 +9,21 @@
  *   `tool_timeout_sec` = the agent's whole time limit;
  * - sandbox and approvals off (the container is the sandbox), no update check, no analytics or
  *   feedback uploads, `--strict-config` so that a key this version does not know fails the run.
+ * - a model name codex knows gets a catalog entry without tool search (codex-catalog.ts).
  * Codex 0.171.0 has no turn limit (`max_turns` is an unknown key): the time limit and the budget bound it.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliExit } from "./cli-process.ts";
+import { bundledCatalog, catalogEntry, writeCatalog } from "./codex-catalog.ts";
 import type { Dialog, Tokens } from "./dialog.ts";
 
 /** A TOML basic string: JSON's escapes are all valid TOML escapes. */
 const str = (s: string) => JSON.stringify(s);
 
-export function codexConfig(model: string, baseUrl: string, mcpUrl: string, timeoutS: number): string {
+export function codexConfig(model: string, baseUrl: string, mcpUrl: string, timeoutS: number, catalog?: string): string {
   return [
+    ...(catalog ? [`model_catalog_json = ${str(catalog)}`] : []),
     `model = ${str(model)}`,
     `review_model = ${str(model)}`,
     `model_provider = "ssebench"`,
@@ -66,8 +69,12 @@ export function codexEnv(env: Record<string, string | undefined>, codexHome: str
 export function codexLaunch(c: { env: Record<string, string | undefined>; model: string; agentDir: string; mcpUrl: string; timeoutS: number }): { argv: string[]; env: Record<string, string> } {
   const codexHome = join(c.env.HOME || "/tmp", ".codex");
   mkdirSync(codexHome, { recursive: true, mode: 0o700 });
-  writeFileSync(join(codexHome, "config.toml"), codexConfig(c.model, c.env.SSE_BASE_URL ?? "", c.mcpUrl, c.timeoutS), { mode: 0o600 });
-  return { argv: codexArgv(join(c.agentDir, "bin", "codex")), env: codexEnv(c.env, codexHome) };
+  const bin = join(c.agentDir, "bin", "codex");
+  const env = codexEnv(c.env, codexHome);
+  const entry = catalogEntry(bundledCatalog(bin, env), c.model);
+  const catalog = entry ? writeCatalog(codexHome, entry) : undefined;
+  writeFileSync(join(codexHome, "config.toml"), codexConfig(c.model, c.env.SSE_BASE_URL ?? "", c.mcpUrl, c.timeoutS, catalog), { mode: 0o600 });
+  return { argv: codexArgv(bin), env };
 }
 
 type Json = Record<string, unknown>;

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CodexStream, codexArgv, codexConfig, codexEnv, codexLaunch } from "../../src/agents/codex.ts";
+import { catalogEntry, writeCatalog } from "../../src/agents/codex-catalog.ts";
 import { Dialog } from "../../src/agents/dialog.ts";
 import { tempDir } from "../helpers/cli.ts";
 
@@ -48,6 +49,19 @@ describe("codex driver: configuration", () => {
 
   test("config.toml: a model name with quotes or backslashes stays one TOML string", () => {
     expect(Bun.TOML.parse(codexConfig('a"b\\c\n', "http://h/", "u", 1))).toMatchObject({ model: 'a"b\\c\n', model_providers: { ssebench: { base_url: "http://h/v1" } } });
+  });
+
+  test("a model name from codex's own catalog: its entry, with tool search off, as a one-entry catalog the config points at", () => {
+    const bundled = JSON.stringify({ models: [{ slug: "gpt-5.5", supports_search_tool: true, apply_patch_tool_type: "freeform" }, { slug: "gpt-6-sol" }] });
+    expect(catalogEntry(bundled, "scripted-fix")).toBeUndefined();
+    expect(catalogEntry("not json", "gpt-5.5")).toBeUndefined();
+    const entry = catalogEntry(bundled, "gpt-5.5");
+    expect(entry).toEqual({ slug: "gpt-5.5", supports_search_tool: true, apply_patch_tool_type: "freeform" });
+    const path = writeCatalog(dir.path, entry as Record<string, unknown>);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ models: [{ slug: "gpt-5.5", supports_search_tool: false, apply_patch_tool_type: "freeform" }] });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(Bun.TOML.parse(codexConfig("gpt-5.5", "http://h", "u", 1, path))).toMatchObject({ model_catalog_json: path, model: "gpt-5.5" });
+    expect(codexConfig("m", "http://h", "u", 1)).not.toContain("model_catalog_json");
   });
 
   test("argv: exec with JSON events, unknown config keys refused, no sandbox or approvals, prompt on stdin", () => {

@@ -6,8 +6,9 @@
  * call, passes; a script that gives up fails; a spent budget stops codex at once and the run says why.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import type { Summary } from "../../src/formats/summary.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { tempDir } from "../helpers/cli.ts";
@@ -84,5 +85,17 @@ describe.skipIf(!E2E)(`the real codex CLI against the scripted model${SKIP_REASO
     const dialog = jsonl<DialogLine>(join(dir, "archive", "dialog.jsonl"));
     expect(dialog.at(-1)).toMatchObject({ type: "complete", status: "error" });
     expect(dialog.at(-1)?.message).toStartWith("Budget exhausted");
+  });
+
+  test("codex under a model name from its own catalog (gpt-5.5): test_patch offered directly, no hosted tool search → passed", async () => {
+    const r = await run("gpt-5.5", "codex-catalog");
+    const dir = runDir("gpt-5.5", "codex-catalog");
+    expect(r.stdout).toContain("Grade: passed");
+    const body = JSON.parse(gunzipSync(readFileSync(join(dir, "model-calls", "1.request.json.gz"))).toString()) as { tools: { type: string; name?: string }[] };
+    expect(body.tools.filter((t) => t.type === "namespace").map((t) => t.name)).toContain("mcp__ssebench");
+    expect(body.tools.map((t) => t.type)).not.toContain("tool_search");
+    const ledger = jsonl<LedgerEntry>(join(dir, "model-calls.jsonl"));
+    expect(ledger.flatMap((c) => c.stripped)).toEqual([]);
+    expect(jsonl<{ call: string; outcome: string }>(join(dir, "tool-calls.jsonl")).map((c) => c.outcome)).toEqual(["passed"]);
   });
 });
