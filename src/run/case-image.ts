@@ -2,7 +2,8 @@
  * The case image of a task: built from a local task folder (`--local DIR`, or the folder of a
  * catalog task whose files match the manifest), else pulled from the registry by digest when the
  * images lock pins it, else by its version tag (spec dataset-catalog §4.4). A local folder is
- * preferred to a pull: its files equal the published ones, and it needs no network.
+ * preferred to a pull: its files equal the published ones, and it needs no network. A folder with
+ * pinned upstream sources (upstream/sources.yaml) is built from a staged copy that has them.
  */
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -14,6 +15,7 @@ import { type Docker, dockerOk, firstLine } from "./docker.ts";
 import { ensureLayer, type ImageInfo, inspectImages, type LayerResult, refComponent, withTag } from "./layers.ts";
 import { msg } from "./messages.ts";
 import type { Reporter } from "./reporter.ts";
+import { sourcesCacheDir, stageUpstreamContext } from "./upstream-sources.ts";
 
 export interface CaseSource {
   /** local task folder to build from */
@@ -73,13 +75,28 @@ export async function ensureCaseImage(
       baseInfo.set(base, info);
     }
     const inputs = caseInputs(source.folder, registry, baseInfo);
-    return ensureLayer(
-      docker,
-      { layer: "case image", tag: source.tag, context: source.folder, buildArgs: { SSEBENCH_REGISTRY: registry }, inputs, log, labels },
-      known.get(source.tag),
-      reporter,
-      signal,
-    );
+    const cached = known.get(source.tag);
+    // Pinned upstream sources are fetched only when the image is to be built (its inputs changed).
+    const staged =
+      cached?.inputs === inputs
+        ? undefined
+        : await stageUpstreamContext(source.folder, {
+            cacheDir: sourcesCacheDir(),
+            signal,
+            onDownload: (file) => reporter.info(msg.fetchingSource(file.url)),
+          });
+    try {
+      const context = staged?.context ?? source.folder;
+      return await ensureLayer(
+        docker,
+        { layer: "case image", tag: source.tag, context, buildArgs: { SSEBENCH_REGISTRY: registry }, inputs, log, labels },
+        cached,
+        reporter,
+        signal,
+      );
+    } finally {
+      staged?.cleanup();
+    }
   }
   const pull = source.pull;
   if (!pull) throw new UserError(`No case image source for ${source.tag}`);

@@ -23,6 +23,19 @@ export const msg = {
     `The base image ${image} is not on this machine; build it with bash ${home}/images/base-images/build.sh (offline: --root "$(bash ${home}/scripts/debian-root-image.sh)")`,
   aborted: (reason: string) => `Stopped: ${reason}`,
 
+  // pinned upstream sources (upstream/sources.yaml)
+  sourcesInvalid: (file: string, detail: string) => `${file}: ${detail}`,
+  sourceGone: (file: string, pkg: string, version: string, url: string) =>
+    `${file}: ${url} is no longer in the archive (HTTP 404): ${pkg} ${version} has left it; pin a version the archive has`,
+  sourceDownloadFailed: (file: string, url: string, detail: string) => `${file}: cannot download ${url}: ${detail}`,
+  sourceHashMismatch: (file: string, url: string, actual: string, pinned: string) =>
+    `${file}: ${url} has sha256 ${actual}, but sources.yaml pins ${pinned}`,
+  sourceCacheCorrupt: (path: string, url: string, actual: string, pinned: string) =>
+    `The cached copy ${path} of ${url} has sha256 ${actual}, not ${pinned}; delete it to fetch it again`,
+  sourceCacheUnwritable: (dir: string, detail: string) =>
+    `Cannot write the sources cache ${dir}: ${detail} (set SSEBENCH_SOURCES_CACHE to a writable folder)`,
+  fetchingSource: (url: string) => `Fetching ${url}`,
+
   // command line (exit 2)
   runIdSyntax: (id: string) =>
     `--run-id '${id}': a run ID is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
