@@ -3,7 +3,8 @@
  *
  * Contract (stable; `ssebench run` depends on it):
  * - `openCatalog({ catalog, env })` reads the manifest at `catalog` (trimmed), else
- *   `env.SSEBENCH_CATALOG`, else the demo manifest built into the binary. A location is a manifest
+ *   `env.SSEBENCH_CATALOG`, else the demo manifest built into the binary. The name of a built-in
+ *   dataset (`demo`, `debian`) opens that one (a folder of that name is `./debian`). A location is a manifest
  *   file, a dataset folder (its manifest.json) or an http(s) URL (a path not ending in `.json`
  *   gets `/manifest.json`, query kept). The images lock comes from `env.SSEBENCH_IMAGES_LOCK`
  *   (path or URL; must be readable), else `images.lock.json` beside a local manifest, else for a
@@ -90,8 +91,9 @@ export async function openCatalog({ catalog, env = process.env }: { catalog?: st
   const location = catalog?.trim() || env.SSEBENCH_CATALOG?.trim() || "";
   const namedLock = env.SSEBENCH_IMAGES_LOCK?.trim() || undefined;
   let opened: Omit<Catalog, "warnings">;
-  if (!location) {
-    const builtIn = (await import("./embedded.ts")).embeddedCatalog();
+  const embedded = !location || /^[a-z0-9-]+$/.test(location) ? await import("./embedded.ts") : undefined;
+  if (embedded && (!location || embedded.isEmbeddedName(location))) {
+    const builtIn = embedded.embeddedCatalog(location || undefined);
     const lockLocation = namedLock ?? builtIn.lockLocation;
     const lock = namedLock ? await readLock(namedLock, false) : builtIn.lock;
     opened = { ...builtIn, embedded: true, lock, lockLocation: lock ? lockLocation : undefined };

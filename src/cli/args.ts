@@ -11,7 +11,7 @@ export const catalogArg = {
   catalog: {
     type: "string",
     description:
-      "Manifest to read: a file, a dataset folder or an http(s) URL (default: $SSEBENCH_CATALOG, else the dataset built into this binary)",
+      "Manifest to read: a built-in dataset (demo, debian), a file, a dataset folder or an http(s) URL (default: $SSEBENCH_CATALOG, else the built-in demo)",
     valueHint: "LOC",
   },
 } as const satisfies Record<string, ArgDef>;

@@ -25,3 +25,21 @@ test("the embedded crash reports are every report the demo manifest names, as it
   expect([...embedded].flatMap(([id, texts]) => [...texts.keys()].map((p) => `${id}/${p}`)).sort()).toEqual(named.sort());
   expect(await readReportTexts(manifest.tasks, `${repoRoot}/datasets/demo`)).toEqual(embedded as never);
 });
+
+test("the debian dataset is built in too: its committed bytes, valid, opened by --catalog debian", async () => {
+  const { EMBEDDED_DATASETS } = await import("../../src/catalog/embedded.ts");
+  const { openCatalog } = await import("../../src/catalog/client.ts");
+  const texts = EMBEDDED_DATASETS.debian!;
+  expect(texts.manifest).toBe(await Bun.file(`${repoRoot}/datasets/debian/manifest.json`).text());
+  expect(texts.lock).toBe(await Bun.file(`${repoRoot}/datasets/debian/images.lock.json`).text());
+  const manifest = await parseManifest(texts.manifest, "embedded debian manifest");
+  await parseImagesLock(texts.lock, "embedded debian lock");
+  const opened = await openCatalog({ catalog: "debian", env: {} });
+  expect(opened.embedded).toBe(true);
+  expect(opened.location).toBe("the built-in debian dataset");
+  expect(opened.manifest.dataset).toBe("debian");
+  expect(opened.manifest.tasks.map((t) => t.id)).toEqual(manifest.tasks.map((t) => t.id));
+  expect((await openCatalog({ catalog: "demo", env: { SSEBENCH_CATALOG: "debian" } })).manifest.dataset).toBe("demo");
+  expect((await openCatalog({ env: { SSEBENCH_CATALOG: "debian" } })).manifest.dataset).toBe("debian");
+  expect((await openCatalog({ env: {} })).manifest.dataset).toBe("demo");
+});

@@ -71,6 +71,17 @@ describe("ssebench tasks list", () => {
     expect([json.exitCode, json.stdout, json.stderr]).toEqual([0, "[]\n", noneMessage]);
     const bad = await ssebench(["tasks", "list", "--language", "java"]);
     expect([bad.exitCode, bad.stdout, bad.stderr]).toEqual([2, "", "ssebench tasks list: --language must be one of c, go, rust, not 'java'\n"]);
+});
+
+  test("--catalog debian and --catalog demo: the built-in datasets by name, from a folder with no checkout", async () => {
+    const { parseManifest } = await import("../../src/formats/manifest.ts");
+    for (const name of ["debian", "demo"]) {
+      const r = await ssebench(["tasks", "list", "--catalog", name, "--json"], { cwd: "/" });
+      expect(r.exitCode).toBe(0);
+      const committed = await parseManifest(await Bun.file(`${repoRoot}/datasets/${name}/manifest.json`).text(), name);
+      expect(committed.tasks.length).toBeGreaterThan(0);
+      expect((JSON.parse(r.stdout) as { id: string }[]).map((t) => t.id)).toEqual(committed.tasks.map((t) => t.id).sort());
+    }
   });
 
   test("--catalog FILE --json prints the service's GET /tasks array", async () => {
