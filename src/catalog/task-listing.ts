@@ -65,22 +65,33 @@ export interface Shown {
   warnings: string[];
 }
 
-/** The crash reports' text: built into the binary for the demo, else from a local task folder. */
-async function reportsOf(catalog: Catalog, task: ManifestTask): Promise<ReadonlyMap<string, string>> {
+/**
+ * The crash reports' text: built into the binary for the demo; for another built-in dataset
+ * (debian), from its task folder in the ssebench home (the checkout, or the copy the binary
+ * carries, which the caller finds); else from a local task folder.
+ */
+async function reportsOf(catalog: Catalog, task: ManifestTask, homeDatasets?: () => Promise<string | undefined>): Promise<ReadonlyMap<string, string>> {
   if (!task.metadata.task_description.crash_report?.length) return new Map();
-  if (catalog.embedded) return (await import("./embedded-reports.ts")).embeddedReportTexts().get(task.id) ?? new Map();
+  const { taskReportTexts } = await import("./report-texts.ts");
+  if (catalog.embedded) {
+    const builtIn = (await import("./embedded-reports.ts")).embeddedReportTexts().get(task.id);
+    if (builtIn) return builtIn;
+    const datasets = await homeDatasets?.();
+    return datasets ? taskReportTexts(task, join(datasets, catalog.manifest.dataset, task.id)) : new Map();
+  }
   if (!catalog.localDir) return new Map();
-  return (await import("./report-texts.ts")).taskReportTexts(task, join(catalog.localDir, task.id));
+  return taskReportTexts(task, join(catalog.localDir, task.id));
 }
 
-export async function showTask(options: { id: string; catalog?: string; env?: Env }): Promise<Shown> {
+/** `homeDatasets`: the datasets/ folder of the ssebench home, where built-in datasets other than the demo keep their task folders. */
+export async function showTask(options: { id: string; catalog?: string; env?: Env; homeDatasets?: () => Promise<string | undefined> }): Promise<Shown> {
   const env = options.env ?? process.env;
   const catalog = await openCatalog({ catalog: options.catalog, env });
   const registry = registryFromEnv(env);
   const task = findTask(catalog, options.id);
   const image = resolveImage(catalog, task, registry);
   const warnings = [...catalog.warnings, ...(image.warning ? [image.warning] : [])];
-  return { detail: taskDetail(task, image, registry), image, reports: await reportsOf(catalog, task), warnings };
+  return { detail: taskDetail(task, image, registry), image, reports: await reportsOf(catalog, task, options.homeDatasets), warnings };
 }
 
 /**

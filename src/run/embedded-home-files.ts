@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
  * Folders (whole: agents/ with every agent folder in it) and files of the checkout copied into the
  * binary; the root-image script goes with the base-image recipe, which a missing base's message names.
  */
-export const EMBEDDED_PATHS = ["agents", "images", "runtime/plugins", "models", "datasets/demo", "scripts/debian-root-image.sh"] as const;
+export const EMBEDDED_PATHS = ["agents", "images", "runtime/plugins", "models", "datasets/demo", "datasets/debian", "scripts/debian-root-image.sh"] as const;
 
 export interface HomeFile {
   /** relative to the home, with '/' */

@@ -182,6 +182,13 @@ describe("ssebench tasks show", () => {
     expect(r.stdout.split("\n\n")[1]).toBe("Issue:\na <b> & c\uFFFDline\n");
   });
 
+  test("the built-in debian dataset shows its crash reports' text from the home's task folder, from any folder", async () => {
+    const shown = await ssebench(["tasks", "show", "--catalog", "debian", "expat-cve-2024-45490"], { cwd: "/" });
+    expect(shown.exitCode).toBe(0);
+    const issue = await Bun.file(`${repoRoot}/datasets/debian/expat-cve-2024-45490/sse/reports/issue.md`).text();
+    expect(shown.stdout.slice(shown.stdout.indexOf("\n\n") + 2)).toBe(`Crash report reports/issue.md:\n${issue.trimEnd()}\n`);
+  });
+
   test("the built-in demo carries its crash reports' text; a manifest without its task folders says where they are", async () => {
     const shown = await ssebench(["tasks", "show", "htmlesc-quote-overflow"], { cwd: "/" });
     expect(shown.exitCode).toBe(0);

@@ -14,7 +14,15 @@ export default defineCommand({
   },
   async run({ args }) {
     const { describeStatement, describeTask, showTask } = await import("../../catalog/task-listing.ts");
-    const shown = await showTask({ id: args.id, catalog: args.catalog });
+    const homeDatasets = async () => {
+      const { findHome } = await import("../../run/home.ts");
+      try {
+        return `${findHome().root}/datasets`;
+      } catch {
+        return undefined;
+      }
+    };
+    const shown = await showTask({ id: args.id, catalog: args.catalog, homeDatasets });
     for (const warning of shown.warnings) err(warning);
     if (args.json) {
       write(renderJson(shown.detail));
