@@ -35,6 +35,9 @@ export const msg = {
   sourceCacheUnwritable: (dir: string, detail: string) =>
     `Cannot write the sources cache ${dir}: ${detail} (set SSEBENCH_SOURCES_CACHE to a writable folder)`,
   fetchingSource: (url: string) => `Fetching ${url}`,
+  verifyDirAndCatalog: () => "ssebench dataset verify: --dir and --catalog both name the dataset; give one",
+  verifyCatalogName: (name: string, known: readonly string[]) =>
+    `ssebench dataset verify: --catalog takes a built-in dataset (${known.join(", ")}), not '${name}'; a folder is --dir DIR`,
 
   // command line (exit 2)
   runIdSyntax: (id: string) =>

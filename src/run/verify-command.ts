@@ -11,6 +11,8 @@ import { verdictRow, verifyTasks } from "./verify.ts";
 export interface VerifyArgs {
   tasks: string[];
   dir?: string;
+  /** a built-in dataset's name (demo, debian): its folder in the home */
+  catalog?: string;
   output?: string;
   timeout?: string;
   repeat?: string;
@@ -35,10 +37,13 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
   }
   if (timeout > MAX_SECONDS.timeout) throw usageError(msg.tooManySeconds("--timeout", String(args.timeout), MAX_SECONDS.timeout));
   const repeat = parseRepeat(args.repeat);
+  if (args.catalog !== undefined && args.dir !== undefined) throw usageError(msg.verifyDirAndCatalog());
+  const builtIn = ["demo", "debian"];
+  if (args.catalog !== undefined && !builtIn.includes(args.catalog)) throw usageError(msg.verifyCatalogName(args.catalog, builtIn));
   const home = findHome();
   const { verdicts, interrupted } = await verifyTasks(
     {
-      dir: args.dir ?? join(home.root, "datasets", "demo"),
+      dir: args.dir ?? join(home.root, "datasets", args.catalog ?? "demo"),
       tasks: args.tasks,
       output: args.output ?? join("results", "dataset-verify"),
       timeout,

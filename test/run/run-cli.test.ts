@@ -146,6 +146,15 @@ describe("ssebench dataset verify: bad input", () => {
     expect(huge.stderr).toBe(`${msg.tooManySeconds("--timeout", "3000000", 1_000_000)}\n`);
   });
 
+  test("--catalog names a built-in dataset's folder in the home; a bad name or both --dir and --catalog are usage errors", async () => {
+    const named = await ssebench(["dataset", "verify", "--catalog", "debian", "no-such-task"]);
+    expect([named.exitCode, named.stderr]).toEqual([1, `no such task in ${repoRoot}/datasets/debian: no-such-task\n`]);
+    const bad = await ssebench(["dataset", "verify", "--catalog", "nope"]);
+    expect([bad.exitCode, bad.stderr]).toEqual([2, `${msg.verifyCatalogName("nope", ["demo", "debian"])}\n`]);
+    const both = await ssebench(["dataset", "verify", "--local", fixtures, "--catalog", "debian"]);
+    expect([both.exitCode, both.stderr]).toEqual([2, `${msg.verifyDirAndCatalog()}\n`]);
+  });
+
   test("a bad --repeat is a usage error", async () => {
     for (const [value, line] of [
       ["0", msg.positiveInt("--repeat", "0")],

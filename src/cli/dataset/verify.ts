@@ -8,7 +8,8 @@ export default defineCommand({
   },
   args: {
     tasks: { type: "positional", required: false, description: "Task IDs (default: every task of the dataset)", valueHint: "TASK..." },
-    dir: { type: "string", description: "Dataset folder (default: datasets/demo of this checkout)", valueHint: "DIR" },
+    dir: { type: "string", alias: "local", description: "Dataset folder (default: datasets/demo of this checkout)", valueHint: "DIR" },
+    catalog: { type: "string", description: "A built-in dataset by name instead of --dir: demo or debian (its task folders in the ssebench home)", valueHint: "NAME" },
     output: { type: "string", alias: "o", description: "Where verdicts, logs and runs go (default: results/dataset-verify)", valueHint: "DIR" },
     timeout: { type: "string", description: "Agent and grading time limit of each run in seconds (default 1800)", valueHint: "SECONDS" },
     repeat: { type: "string", description: "Verify each task N times; every check must grade the same in each (exit 3 if not)", valueHint: "N" },
