@@ -5,10 +5,12 @@
  *
  *   bun scripts/dataset-cards.ts [DIR]            write DIR/README.md (default datasets/debian)
  *   bun scripts/dataset-cards.ts [DIR] --check    exit 1 when README.md is not what would be written
- *   bun scripts/dataset-cards.ts [DIR] --measure TASK...
+ *   bun scripts/dataset-cards.ts [DIR] [--verified OUT] --measure TASK...
  *       build each task's case image from scratch (no layer cache, the sources from the cache),
- *       run `dist/ssebench dataset verify` on it, and record build seconds, image size and verify
- *       seconds in DIR/measurements.json; then write README.md. Needs the engine and base images.
+ *       run `dist/ssebench dataset verify` on it (or read the verdict a finished
+ *       `dataset verify --output OUT` left in OUT/tasks/<id>.json), and record build seconds,
+ *       image size and verify seconds in DIR/measurements.json; then write README.md. Needs the
+ *       engine and base images.
  */
 import { readdirSync, readFileSync, existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -140,7 +142,21 @@ async function run(cmd: string[]): Promise<{ code: number; stdout: string; stder
   return { code, stdout, stderr };
 }
 
-async function measure(dir: string, ids: string[]): Promise<void> {
+async function verifySeconds(dir: string, id: string, verified: string | undefined): Promise<number> {
+  if (verified) {
+    const file = join(verified, "tasks", `${id}.json`);
+    if (!existsSync(file)) fail(`${file}: missing (no verdict of ${id} in ${verified})`);
+    const verdict = JSON.parse(readFileSync(file, "utf8")) as { ok?: boolean; seconds?: number };
+    if (verdict.ok !== true || typeof verdict.seconds !== "number") fail(`${file}: ${id} did not verify`);
+    return verdict.seconds as number;
+  }
+  const started = performance.now();
+  const verify = await run(["./dist/ssebench", "dataset", "verify", "--dir", dir, id]);
+  if (verify.code !== 0) fail(`${id}: dataset verify failed:\n${verify.stdout}${verify.stderr.slice(-2000)}`);
+  return (performance.now() - started) / 1000;
+}
+
+async function measure(dir: string, ids: string[], verified: string | undefined): Promise<void> {
   const { stageUpstreamContext, sourcesCacheDir } = await import("../src/run/upstream-sources.ts");
   const registry = process.env.SSEBENCH_REGISTRY || "ghcr.io/42-b3yond-6ug/ssebench";
   const measured = readMeasurements(dir);
@@ -155,11 +171,8 @@ async function measure(dir: string, ids: string[]): Promise<void> {
     if (build.code !== 0) fail(`${id}: docker build failed:\n${build.stdout.slice(-3000)}${build.stderr.slice(-2000)}`);
     const inspect = await run(["docker", "image", "inspect", "--format", "{{.Size}}", tag]);
     await run(["docker", "rmi", tag]);
-    const verifyStarted = performance.now();
-    const verify = await run(["./dist/ssebench", "dataset", "verify", "--dir", dir, id]);
-    const verifySeconds = (performance.now() - verifyStarted) / 1000;
-    if (verify.code !== 0) fail(`${id}: dataset verify failed:\n${verify.stdout}${verify.stderr.slice(-2000)}`);
-    measured[id] = { build_seconds: Math.round(buildSeconds), image_mb: Math.round(Number(inspect.stdout.trim()) / 1e6), verify_seconds: Math.round(verifySeconds), measured: new Date().toISOString().slice(0, 10) };
+    const seconds = await verifySeconds(dir, id, verified);
+    measured[id] = { build_seconds: Math.round(buildSeconds), image_mb: Math.round(Number(inspect.stdout.trim()) / 1e6), verify_seconds: Math.round(seconds), measured: new Date().toISOString().slice(0, 10) };
     console.log(`${id}: build ${measured[id]!.build_seconds} s, image ${measured[id]!.image_mb} MB, verify ${measured[id]!.verify_seconds} s`);
   }
   const sorted = Object.fromEntries(Object.entries(measured).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -170,9 +183,12 @@ if (import.meta.main) {
   const args = process.argv.slice(2);
   const check = args.includes("--check");
   const measureAt = args.indexOf("--measure");
-  const positional = (measureAt >= 0 ? args.slice(0, measureAt) : args).filter((a) => !a.startsWith("--"));
+  const verifiedAt = args.indexOf("--verified");
+  const verified = verifiedAt >= 0 ? args[verifiedAt + 1] : undefined;
+  const before = (measureAt >= 0 ? args.slice(0, measureAt) : args).filter((a, i) => !(verifiedAt >= 0 && i === verifiedAt + 1));
+  const positional = before.filter((a) => !a.startsWith("--"));
   const dir = resolve(positional[0] ?? "datasets/debian");
-  if (measureAt >= 0) await measure(dir, args.slice(measureAt + 1));
+  if (measureAt >= 0) await measure(dir, args.slice(measureAt + 1), verified);
   const text = renderCards(dir);
   const readme = join(dir, "README.md");
   if (check) {

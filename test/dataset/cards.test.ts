@@ -1,0 +1,41 @@
+/** The Debian dataset's README cards (scripts/dataset-cards.ts): generated from the configs, checked by --check. */
+import { describe, expect, test } from "bun:test";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { renderCards } from "../../scripts/dataset-cards.ts";
+import { repoRoot, tempDir } from "../helpers/cli.ts";
+
+const dataset = join(repoRoot, "datasets", "debian");
+const script = join(repoRoot, "scripts", "dataset-cards.ts");
+const cards = (args: string[]) => Bun.spawnSync(["bun", script, ...args], { stdout: "pipe", stderr: "pipe" });
+
+describe("dataset cards", () => {
+  test("the committed README is what the configs give, one card per task with its CVE and class", () => {
+    const text = renderCards(dataset);
+    expect(readFileSync(join(dataset, "README.md"), "utf8")).toBe(text);
+    const r = cards([dataset, "--check"]);
+    expect([r.exitCode, r.stderr.toString()]).toEqual([0, ""]);
+    const sources = readFileSync(join(dataset, "expat-cve-2024-45490", "upstream", "sources.yaml"), "utf8");
+    expect(sources).toContain("cve: CVE-2024-45490");
+    expect(text).toContain("## expat-cve-2024-45490\n");
+    expect(text).toContain("| CVE | [CVE-2024-45490](https://security-tracker.debian.org/tracker/CVE-2024-45490) |");
+  });
+
+  test("a config change the README does not show fails --check with one line; a bad card field names the file", () => {
+    const tmp = tempDir("ssebench-cards-");
+    try {
+      const copy = join(tmp.path, "debian");
+      cpSync(dataset, copy, { recursive: true });
+      const file = join(copy, "expat-cve-2024-45490", "upstream", "sources.yaml");
+      writeFileSync(file, readFileSync(file, "utf8").replace("cwe: CWE-1284", "cwe: CWE-787"));
+      const drifted = cards([copy, "--check"]);
+      expect(drifted.exitCode).toBe(1);
+      expect(drifted.stderr.toString()).toBe(`dataset-cards: ${join(copy, "README.md")} is not what the configs give; run bun scripts/dataset-cards.ts ${copy}\n`);
+      writeFileSync(file, readFileSync(file, "utf8").replace("cwe: CWE-787", "cwe: memory"));
+      const bad = cards([copy, "--check"]);
+      expect([bad.exitCode, bad.stderr.toString()]).toEqual([1, `dataset-cards: ${file}: cwe: must look like CWE-787\n`]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
