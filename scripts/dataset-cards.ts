@@ -137,7 +137,8 @@ export function renderCards(dir: string): string {
 }
 
 async function run(cmd: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const p = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe" });
+  // The classic builder, as ssebench builds case images (FROM ${ARG} resolves to local images).
+  const p = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe", env: { ...process.env, DOCKER_BUILDKIT: "0" } });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { code, stdout, stderr };
 }
