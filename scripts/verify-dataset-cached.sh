@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# `ssebench dataset verify` of a dataset, skipped when nothing it depends on changed since it last
-# passed on this machine. For datasets whose case images are slow to build (datasets/debian).
+# `ssebench dataset verify` of the tasks of a dataset that changed since they last passed on this
+# machine. For datasets whose case images are slow to build (datasets/debian).
 #
-#   scripts/verify-dataset-cached.sh DIR [TASK ...]
+#   scripts/verify-dataset-cached.sh DIR [TASK ...]     (default: every task folder of DIR)
 #
-# The key is the sha256 of: every file of DIR (path and content), `ssebench --version`, and the ID
-# of each base image the manifest names. A pass leaves the stamp
-# ${SSEBENCH_VERIFY_STAMPS:-/var/cache/ssebench/verified}/<dataset>-<key>; a stamp that exists skips
-# the verify. Before either, every pinned source URL is asked for (HEAD), so a version that left
-# Debian's archive fails CI even when the verify itself is cached.
-# Needs dist/ssebench, the engine and the base images.
+# Each task's key is the sha256 of: every file of its folder (path and content), `ssebench
+# --version`, and the ID of its base image. A pass leaves the stamp
+# ${SSEBENCH_VERIFY_STAMPS:-/var/cache/ssebench/verified}/<dataset>-<task>-<key>; a task whose
+# stamp exists is not verified again, so changing one task re-verifies only that one. Before
+# that, every pinned source URL is asked for (HEAD), so a version that left Debian's archive fails
+# CI even when every verify is cached. Needs dist/ssebench, the engine and the base images.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,27 +23,42 @@ say() { printf 'verify-dataset: %s\n' "$*"; }
 
 bun "$repo/scripts/check-pinned-sources.ts" "$dir"
 
-bases=$(bun -e 'for (const t of (await Bun.file(process.argv[1]).json()).tasks) console.log(t.base)' "$dir/manifest.json" | sort -u)
-key=$(
-  {
-    (cd "$dir" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
-    "$bin" --version
-    for base in $bases; do echo "$base $(docker image inspect --format '{{.Id}}' "$base" 2>/dev/null || echo missing)"; done
-    echo "tasks=$*"
-  } | sha256sum | cut -c1-64
-)
-stamp=$stamps/$name-$key
-if [ -f "$stamp" ]; then
-  say "$name: unchanged since it passed on $(cat "$stamp") (stamp $stamp); not verified again"
-  exit 0
-fi
+tasks=("$@")
+[ ${#tasks[@]} -gt 0 ] || mapfile -t tasks < <(find "$dir" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -printf '%f\n' | LC_ALL=C sort)
+version=$("$bin" --version)
+declare -A stamp_of
+todo=()
+for task in "${tasks[@]}"; do
+  base=$(bun -e 'const m = await Bun.file(process.argv[1]).json(); console.log(m.tasks.find((t) => t.id === process.argv[2])?.base ?? "")' "$dir/manifest.json" "$task")
+  key=$(
+    {
+      (cd "$dir/$task" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+      echo "$version"
+      echo "$base $(docker image inspect --format '{{.Id}}' "$base" 2>/dev/null || echo missing)"
+    } | sha256sum | cut -c1-64
+  )
+  stamp_of[$task]=$stamps/$name-$task-$key
+  if [ -f "${stamp_of[$task]}" ]; then
+    say "$task: unchanged since it passed on $(cat "${stamp_of[$task]}"); not verified again"
+  else
+    todo+=("$task")
+  fi
+done
+[ ${#todo[@]} -gt 0 ] || exit 0
+
 out=$(mktemp -d "${TMPDIR:-/tmp}/ssebench-verify-$name.XXXXXX")
 started=$(date +%s)
-if ! "$bin" dataset verify --dir "$dir" --output "$out" "$@"; then
-  say "$name: dataset verify failed; its records are in $out"
-  exit 1
-fi
-say "$name: verified in $(( $(date +%s) - started ))s"
-rm -rf "$out"
+status=0
+"$bin" dataset verify --dir "$dir" --output "$out" "${todo[@]}" || status=$?
 mkdir -p "$stamps"
-date -u +%Y-%m-%dT%H:%M:%SZ >"$stamp"
+for task in "${todo[@]}"; do
+  if [ -f "$out/tasks/$task.json" ] && bun -e 'process.exit((await Bun.file(process.argv[1]).json()).ok === true ? 0 : 1)' "$out/tasks/$task.json"; then
+    date -u +%Y-%m-%dT%H:%M:%SZ >"${stamp_of[$task]}"
+  fi
+done
+if [ "$status" -ne 0 ]; then
+  say "$name: dataset verify failed (exit $status); its records are in $out"
+  exit "$status"
+fi
+say "$name: verified ${#todo[@]} task(s) in $(( $(date +%s) - started ))s"
+rm -rf "$out"
