@@ -18,6 +18,22 @@ export interface Mutation {
 
 export const MUTATIONS: Mutation[] = [
   {
+    name: "upstream-hash-unchecked",
+    what: "a downloaded upstream source whose bytes differ from its pinned sha256 is cached and built from",
+    file: "src/run/upstream-sources.ts",
+    from: "if (actual !== file.sha256) throw new UserError(msg.sourceHashMismatch(pins.file, file.url, actual, file.sha256));",
+    to: "void actual;",
+    tests: ["test/run/upstream-sources.test.ts"],
+  },
+  {
+    name: "upstream-file-name-escapes",
+    what: "a pinned URL whose last segment is '../x' is accepted, so the staged file lands outside upstream/",
+    file: "src/run/upstream-sources.ts",
+    from: "if (!FILE_NAME.test(name)) throw bad(`${at}.url: '${name}' is not a plain file name`);",
+    to: "void FILE_NAME;",
+    tests: ["test/run/upstream-sources.test.ts"],
+  },
+  {
     name: "catalog-html-unescaped",
     what: "the catalog's HTML pages put manifest text into the page unescaped (a dataset's <script> runs in the reader's browser)",
     file: "src/catalog/html.ts",
