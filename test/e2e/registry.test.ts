@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { DEFAULT_REGISTRY, normaliseRegistry } from "../../src/catalog/image-refs.ts";
+import { localCaseTag } from "../../src/run/case-image.ts";
 import { DockerCli, type Docker } from "../../src/run/docker.ts";
 import { registryMsg as m } from "../../src/registry/messages.ts";
 import { RegistryPusher } from "../../src/registry/push.ts";
@@ -90,10 +92,11 @@ describe.skipIf(!E2E)(`images through a registry${SKIP_REASON}`, () => {
     const pusher = new RegistryPusher(counting, registry);
     // Two local tags of existing images stand in for a tool and an agent layer.
     const build = "push-build.local";
-    const [caseTag] = docker(["images", "--format", "{{.Repository}}:{{.Tag}}", "--filter", "reference=case/demo/*"]).split("\n");
-    expect(caseTag).toBeTruthy();
-    docker(["tag", caseTag as string, `${build}/tool/push-task:0.1.0`]);
-    docker(["tag", caseTag as string, `${build}/agent-push/push-task:0.1.0`]);
+    // The case image the publish test built (or found): its blobs are in the registry already.
+    const caseTag = localCaseTag(normaliseRegistry(process.env.SSEBENCH_REGISTRY || DEFAULT_REGISTRY), "demo", "htmlesc-quote-overflow");
+    expect(docker(["image", "inspect", "--format", "{{.Id}}", caseTag])).toMatch(/^sha256:/);
+    docker(["tag", caseTag, `${build}/tool/push-task:0.1.0`]);
+    docker(["tag", caseTag, `${build}/agent-push/push-task:0.1.0`]);
     try {
       const layers = { tool: `${build}/tool/push-task:0.1.0`, agent: `${build}/agent-push/push-task:0.1.0` };
       const [a, b] = await Promise.all([pusher.pushRunLayers(layers, build), pusher.pushRunLayers(layers, build)]);
