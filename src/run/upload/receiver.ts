@@ -146,7 +146,8 @@ export function startResultsReceiver(opts: ReceiverOptions): ResultsReceiver {
     address,
     expect(trialId, runDir, expectOpts) {
       if (!TRIAL_ID.test(trialId)) throw new UserError(m.badTrialId(trialId));
-      if (pending.has(trialId)) throw new UserError(m.expectedTwice(trialId));
+      // Again once the last one settled (a retried trial): a fresh token, the old one is worthless.
+      if (pending.get(trialId)?.state === "waiting" || pending.get(trialId)?.state === "receiving") throw new UserError(m.expectedTwice(trialId));
       const token = randomBytes(32).toString("hex");
       let settle!: (o: UploadOutcome) => void;
       const outcome = new Promise<UploadOutcome>((resolve) => {

@@ -214,6 +214,16 @@ describe("results receiver", () => {
     expect(statSync(join(runDir, "tool")).mode & 0o7777).toBe(0o755);
   });
 
+  test("a trial expected again after its upload settled gets a fresh token; the old one opens nothing", async () => {
+    expect(() => receiver.expect(up.trialId, runDir)).toThrow(m.expectedTwice(up.trialId));
+    const body = tarball([entry({ name: "result.json", data: "{}\n" })]);
+    expect((await send(body)).status).toBe(201);
+    const again = receiver.expect(up.trialId, runDir);
+    expect(secret(again).token).not.toBe(secret(up).token);
+    expect((await send(body, secret(up).token)).status).toBe(401);
+    again.cancel();
+  });
+
   test("cancel settles the outcome as 'no results were uploaded', and a later upload is refused", async () => {
     up.cancel();
     expect(await up.outcome).toEqual({ ok: false, reason: m.noUpload(up.trialId) });
