@@ -8,7 +8,7 @@
  * /html/tasks/{id} (docs/catalog.md), ETag + Cache-Control with
  * 304 on If-None-Match, and HEAD (Hono answers HEAD with the GET route, body dropped).
  *
- * Every body is rendered at start-up (resources.ts) and looked up by id: a request path can only
+ * Every body is rendered once (resources.ts) and looked up by id: a request path can only
  * ever select one of those prepared bodies, never touch the file system.
  */
 import { Hono } from "hono";

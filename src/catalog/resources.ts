@@ -1,6 +1,7 @@
 /**
- * Everything the service can answer, rendered once at start-up: bodies as bytes with their ETag
- * and headers, so a request costs a map lookup (hashing every body per request, as Hono's etag
+ * Everything the service can answer, each rendered once (the fixed paths at start-up, the
+ * per-task bodies and /manifest.json on their first request): bodies as bytes with their ETag and
+ * headers, so a request costs a map lookup (hashing every body per request, as Hono's etag
  * middleware does, halves the throughput).
  */
 import { plainFilesJson } from "../dataset/files-digest.ts";
@@ -61,19 +62,42 @@ function htmlResource(text: string, script?: string): Resource {
 }
 
 /**
- * A task page from its detail body, so that start-up renders nothing more and holds no more of the
- * manifest than the prepared bodies; a page costs a JSON.parse of its task on first request.
+ * A task's bodies, each rendered on its first request and kept: start-up renders none of them
+ * (at 10,000 tasks that was 140 MB of bodies and their ETags, a third of the start-up), and a
+ * catalog holds only the bodies asked for besides the encoded parts, which /manifest.json needs
+ * anyway. A page costs a JSON.parse of the task's detail body on its first request.
  */
-function lazyPage(detail: Resource, image: CaseImageRef, reports: ReadonlyMap<string, string>, dataset: string): () => Promise<Resource> {
-  let page: Promise<Resource> | undefined;
-  return () => {
-    page ??= detail.body.text().then((text) => {
+class LazyTask implements TaskResources {
+  #detail?: Resource;
+  #metadata?: Resource;
+  #page?: Promise<Resource>;
+
+  constructor(
+    private readonly summary: TaskSummary,
+    private readonly parts: EncodedParts,
+    private readonly image: CaseImageRef,
+    private readonly reports: ReadonlyMap<string, string>,
+    private readonly dataset: string,
+  ) {}
+
+  get detail(): Resource {
+    this.#detail ??= resource(`${withParts(this.summary, this.parts)}\n`, JSON_TYPE);
+    return this.#detail;
+  }
+
+  get metadata(): Resource {
+    this.#metadata ??= resource(`${this.parts.metadata.text}\n`, JSON_TYPE);
+    return this.#metadata;
+  }
+
+  page(): Promise<Resource> {
+    this.#page ??= this.detail.body.text().then((text) => {
       const { files, metadata, ...task } = JSON.parse(text) as TaskSummary & { files?: Record<string, string>; metadata: TaskMetadata };
       const count = Object.keys(files ?? {}).length;
-      return htmlResource(renderTaskPage({ task, metadata, files: count, image, reports, dataset }));
+      return htmlResource(renderTaskPage({ task, metadata, files: count, image: this.image, reports: this.reports, dataset: this.dataset }));
     });
-    return page;
-  };
+    return this.#page;
+  }
 }
 
 export interface CatalogResources {
@@ -113,12 +137,25 @@ function withParts(head: object, { files, metadata }: EncodedParts): string {
  * and their already encoded parts are held, not the parsed manifest.
  */
 function lazyManifest(manifest: Manifest, parts: Map<ManifestTask, EncodedParts>): () => Resource {
-  const { dataset, version } = manifest;
-  const generated_from = manifest.generated_from ? manifest.generated_from : undefined;
-  let entries: (readonly [object, EncodedParts])[] | undefined = manifest.tasks.map((t) => {
+  return renderOnce(manifest.dataset, manifest.version, manifest.generated_from || undefined, manifestEntries(manifest, parts));
+}
+
+type ManifestEntry = readonly [object, EncodedParts];
+
+function manifestEntries(manifest: Manifest, parts: Map<ManifestTask, EncodedParts>): ManifestEntry[] {
+  return manifest.tasks.map((t) => {
     const { id, language, project, repository, base, image, arch, checks } = t;
     return [{ id, language, project, repository, base, image, arch, checks }, parts.get(t) as EncodedParts] as const;
   });
+}
+
+/**
+ * A closure made here, not in lazyManifest or buildResources: a JS closure keeps every variable of
+ * its scope that any function of that scope uses, and there the parts map (keyed by the parsed
+ * tasks) would keep the whole parsed manifest alive (763,000 strings at 10,000 tasks).
+ */
+function renderOnce(dataset: string, version: string, generated_from: unknown, given: ManifestEntry[]): () => Resource {
+  let entries: ManifestEntry[] | undefined = given;
   let built: Resource | undefined;
   return () => {
     if (!built) {
@@ -166,20 +203,15 @@ export function buildResources({ manifest, lock, registry: given, metadataText, 
   const summaries = sorted.map((t) => taskSummary(t, images.get(t.id) as CaseImageRef, registry));
   const byId = new Map<string, TaskResources>();
   sorted.forEach((task, i) => {
-    const encoded = parts.get(task) as EncodedParts;
-    const detail = resource(`${withParts(summaries[i] as TaskSummary, encoded)}\n`, JSON_TYPE);
-    const page = lazyPage(detail, images.get(task.id) as CaseImageRef, reports?.get(task.id) ?? NO_REPORTS, manifest.dataset);
-    byId.set(task.id, { detail, metadata: resource(`${encoded.metadata.text}\n`, JSON_TYPE), page });
+    const reportTexts = reports?.get(task.id) ?? NO_REPORTS;
+    const image = images.get(task.id) as CaseImageRef;
+    byId.set(task.id, new LazyTask(summaries[i] as TaskSummary, parts.get(task) as EncodedParts, image, reportTexts, manifest.dataset));
   });
   const pinned = [...images.values()].filter((i) => i.pinned).length;
   const indexRows = sorted.map((t, i) => ({ task: summaries[i] as TaskSummary, image: images.get(t.id), type: t.metadata.type, sanitizer: t.metadata.sanitizer }));
-  const manifestResource = lazyManifest(manifest, parts);
-  return {
+  return withLazyManifest(lazyManifest(manifest, parts), {
     tasks: resource(goJson(summaries.map((s) => OrderedMap.ofOrderedObject(s as unknown as Record<string, unknown>))), JSON_TYPE),
     byId,
-    get manifest() {
-      return manifestResource();
-    },
     lock: lock ? resource(lockBody(lock), JSON_TYPE) : undefined,
     index: htmlResource(renderIndexPage(manifest, indexRows, Boolean(lock)), FILTER_SCRIPT),
     health: resource(
@@ -188,5 +220,10 @@ export function buildResources({ manifest, lock, registry: given, metadataText, 
       "no-store",
     ),
     pinned,
-  };
+  });
+}
+
+/** The resources with `manifest` as a getter made outside buildResources (see renderOnce). */
+function withLazyManifest(render: () => Resource, rest: Omit<CatalogResources, "manifest">): CatalogResources {
+  return Object.defineProperty(rest, "manifest", { get: render, enumerable: true }) as CatalogResources;
 }
