@@ -65,5 +65,5 @@ export async function openBackend(
     return new LocalBackend(docker);
   }
   const { SwarmBackend } = await import("./swarm-backend.ts");
-  return SwarmBackend.open(env, log, constraints);
+  return SwarmBackend.open(env, log, constraints, undefined, docker);
 }

@@ -54,7 +54,9 @@ export const msg = {
   swarmRejected: (service: string, state: string, detail: string) => `The Swarm trial ${service} ended ${state} before it ran: ${detail}`,
   swarmNodeDown: (service: string, node: string) => `The node ${node} running the Swarm trial ${service} went down`,
   swarmNoResults: (node: string) =>
-    `No results collected: no engine address for node ${node} in SSEBENCH_SWARM_NODES (the results upload is not wired to the swarm backend yet)`,
+    `No results collected: no engine address for node ${node} in SSEBENCH_SWARM_NODES (SSEBENCH_SWARM_RESULTS=copy needs one; the default, upload, does not)`,
+  swarmUploadFailed: (reason: string) => `The trial's results did not come home: ${reason}`,
+  swarmResultsSetting: (value: string) => `SSEBENCH_SWARM_RESULTS=${JSON.stringify(value)}: expected upload (the default) or copy`,
   swarmCopyFailed: (what: string, detail: string) => `Could not copy the trial's ${what} from its node: ${detail}`,
   swarmLeftover: (what: string, detail: string) => `Could not remove ${what}: ${detail}`,
   constraintSyntax: (value: string) => `--constraint ${JSON.stringify(value)}: expected a placement constraint such as node.labels.ssebench.role==runner (ATTRIBUTE==VALUE or ATTRIBUTE!=VALUE)`,

@@ -1,18 +1,26 @@
 /**
  * The Swarm backend (docs/backends.md): each trial is a one-task service (a replicated job on
- * engines that clean those up, else one replica that never restarts) on its own
- * internal overlay network, started through a manager's engine (SSEBENCH_SWARM_HOST). Images built
- * on the local engine are loaded into the nodes' engines (SSEBENCH_SWARM_NODES, `docker save |
- * docker load`, once per node and image); results are copied from the task's container through
- * its node's engine. A task that is rejected, never starts, or whose node goes down ends the trial
- * as a start error, which the run records as an infrastructure error (a job retries it).
+ * engines that clean those up, else one replica that never restarts) on its own internal overlay
+ * network, started through a manager's engine (SSEBENCH_SWARM_HOST). Images built on the local
+ * engine reach the nodes through a registry or by save | load (swarm-images.ts). Results come home by the entrypoint's upload to this process's results
+ * receiver, through a relay service on the trial's network and this node (SSEBENCH_SWARM_RESULTS=
+ * upload, the default), or by `docker cp` through the task's node engine (=copy). A task that is
+ * rejected, never starts, or whose node goes down ends the trial as a start error, which the run
+ * records as an infrastructure error (a job retries it).
  */
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import type { Backend, Trial, TrialListing } from "./backend.ts";
 import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, RESULTS_MOUNT } from "./container.ts";
 import { type Docker, DockerCli, engineAddress, firstLine } from "./docker.ts";
 import { msg } from "./messages.ts";
-import { jobsCleanUp, networkArgs, parseNodes, serviceArgs, type TrialNames, trialNames } from "./swarm-service.ts";
+import { SwarmImages } from "./swarm-images.ts";
+import { jobsCleanUp, networkArgs, parseNodes, relayArgs, serviceArgs, type TrialNames, trialNames } from "./swarm-service.ts";
+import type { ExpectedUpload, ResultsReceiver } from "./upload/receiver.ts";
+
+const RECEIVER_SOCKET = "results.sock";
 
 /** Task states before its container runs, and the ones it never leaves (swarmkit's TaskState). */
 const WAITING = new Set(["new", "allocated", "pending", "assigned", "accepted", "preparing", "ready", "starting"]);
@@ -35,6 +43,7 @@ class SwarmTrial implements Trial {
   startedAt: string | null = null;
   finishedAt: string | null = null;
   exitCode: number | null = null;
+  upload: ExpectedUpload | undefined;
   constructor(readonly names: TrialNames, readonly withPatch: boolean) {}
   id(): string | undefined {
     return this.service;
@@ -48,7 +57,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class SwarmBackend implements Backend {
   readonly name = "swarm" as const;
-  private readonly loads = new Map<string, Promise<void>>();
+  private images: SwarmImages | undefined;
   private readonly nodeEngines = new Map<string, Docker>();
 
   private constructor(
@@ -58,7 +67,13 @@ export class SwarmBackend implements Backend {
     private readonly connect: (env: NodeJS.ProcessEnv) => Docker,
     private readonly constraints: readonly string[],
     private readonly jobMode: boolean,
+    /** this process's node (the relay runs there); undefined: results are copied, not uploaded */
+    private readonly uploadNode: string | undefined,
   ) {}
+
+  private receiver: Promise<{ receiver: ResultsReceiver; dir: string }> | undefined;
+  /** the local engine, where the layers were built (pushes to the registry start there) */
+  private local: Docker | undefined;
 
   /** Connects to the manager and checks it is one; the nodes' engines come from SSEBENCH_SWARM_NODES. */
   static async open(
@@ -67,17 +82,36 @@ export class SwarmBackend implements Backend {
     constraints: readonly string[] = [],
     /** an engine client for an environment (tests give a fake) */
     connect: (env: NodeJS.ProcessEnv) => Docker = (e) => new DockerCli(log, e),
+    /** the local engine (default: the one DOCKER_HOST names) */
+    local?: Docker,
   ): Promise<SwarmBackend> {
     const managerEnv = { ...env, DOCKER_HOST: env.SSEBENCH_SWARM_HOST || env.DOCKER_HOST || "" };
     const manager = connect(managerEnv);
     const nodes = parseNodes(env.SSEBENCH_SWARM_NODES);
     if (!nodes) throw new UserError(msg.swarmNodes(env.SSEBENCH_SWARM_NODES ?? ""));
-    const r = await manager.call(["info", "--format", "{{.Swarm.LocalNodeState}} {{.Swarm.ControlAvailable}} {{.ServerVersion}}"]);
-    const [state = "", control = "", version = ""] = r.stdout.trim().split(" ");
+    const r = await manager.call(["info", "--format", "{{.Swarm.LocalNodeState}} {{.Swarm.ControlAvailable}} {{.ServerVersion}} {{.Swarm.NodeID}}"]);
+    const [state = "", control = "", version = "", nodeId = ""] = r.stdout.trim().split(" ");
     if (r.code !== 0 || state !== "active" || control !== "true") {
       throw new UserError(msg.swarmNoManager(engineAddress(managerEnv), r.code === 0 ? `swarm state: ${state} ${control}` : firstLine(r.stderr)));
     }
-    return new SwarmBackend(manager, nodes, env, connect, constraints, jobsCleanUp(version));
+    const results = env.SSEBENCH_SWARM_RESULTS || "upload";
+    if (results !== "upload" && results !== "copy") throw new UserError(msg.swarmResultsSetting(results));
+    const backend = new SwarmBackend(manager, nodes, env, connect, constraints, jobsCleanUp(version), results === "upload" ? nodeId : undefined);
+    backend.local = local;
+    return backend;
+  }
+
+  /** The results receiver, on a Unix socket in a 0700 folder the relays bind-mount; started once. */
+  private openReceiver(): Promise<{ receiver: ResultsReceiver; dir: string }> {
+    this.receiver ??= (async () => {
+      const { startResultsReceiver } = await import("./upload/receiver.ts");
+      const { RELAY_ALIAS, RELAY_PORT } = await import("./swarm-service.ts");
+      const dir = mkdtempSync(join(tmpdir(), "ssebench-results-"));
+      chmodSync(dir, 0o700);
+      const receiver = startResultsReceiver({ listen: { unix: join(dir, RECEIVER_SOCKET) }, advertise: `http://${RELAY_ALIAS}:${RELAY_PORT}` });
+      return { receiver, dir };
+    })();
+    return this.receiver;
   }
 
   private engine(node: string): Docker | undefined {
@@ -88,40 +122,10 @@ export class SwarmBackend implements Backend {
     return engine;
   }
 
-  async prepareImages(image: string, signal?: AbortSignal): Promise<string> {
-    await Promise.all([...this.nodes.keys()].map((node) => this.loadInto(node, image, signal)));
-    return image;
-  }
-
-  /** `docker save IMAGE | docker load` into one node, unless it has the image; one at a time per node. */
-  private loadInto(node: string, image: string, signal?: AbortSignal): Promise<void> {
-    const key = `${node}\0${image}`;
-    const known = this.loads.get(key);
-    if (known) return known;
-    const previous = [...this.loads.entries()].filter(([k]) => k.startsWith(`${node}\0`)).map(([, p]) => p.catch(() => {}));
-    const engine = this.engine(node) as Docker;
-    const address = this.nodes.get(node) as string;
-    const loading = Promise.all(previous).then(async () => {
-      if ((await engine.call(["image", "inspect", "--format", "{{.Id}}", image])).code === 0) return;
-      const docker = Bun.which("docker", { PATH: this.env.PATH ?? "" }) ?? "docker";
-      const save = Bun.spawn([docker, "save", image], { env: this.env, stdout: "pipe", stderr: "pipe" });
-      const load = Bun.spawn([docker, "load", "--quiet"], { env: { ...this.env, DOCKER_HOST: address }, stdin: save.stdout, stdout: "pipe", stderr: "pipe" });
-      const abort = () => {
-        save.kill();
-        load.kill();
-      };
-      signal?.addEventListener("abort", abort, { once: true });
-      try {
-        const [saved, loaded, saveErr, loadErr] = await Promise.all([save.exited, load.exited, new Response(save.stderr).text(), new Response(load.stderr).text()]);
-        if (saved !== 0 || loaded !== 0) throw new UserError(msg.dockerFailed(`loading the image into node ${node}`, "save | load", saved || loaded, firstLine(saveErr || loadErr)));
-      } finally {
-        signal?.removeEventListener("abort", abort);
-      }
-    });
-    // A failed load is tried again by the next trial.
-    loading.catch(() => this.loads.delete(key));
-    this.loads.set(key, loading);
-    return loading;
+  /** See swarm-images.ts: a registry push, or save | load into each listed node. */
+  prepareImages(image: string, signal?: AbortSignal): Promise<string> {
+    this.images ??= new SwarmImages(this.env, this.nodes, (node) => this.engine(node) as Docker, this.local ?? this.connect(this.env));
+    return this.images.prepare(image, signal);
   }
 
   start(spec: ContainerSpec, onOutput: (chunk: string) => void): Trial {
@@ -140,7 +144,8 @@ export class SwarmBackend implements Backend {
     try {
       await create(networkArgs(names, runId));
       if (spec.referencePatch) await create(["secret", "create", "--label", `ssebench.run-id=${runId}`, names.patchSecret, spec.referencePatch]);
-      await create(serviceArgs({ names, spec, image: spec.image, constraints: this.constraints, withPatch: trial.withPatch, jobMode: this.jobMode }));
+      if (this.uploadNode) await this.startUpload(trial, spec, runId, create);
+      await create(serviceArgs({ names, spec, image: spec.image, constraints: this.constraints, withPatch: trial.withPatch, withUpload: trial.upload !== undefined, jobMode: this.jobMode }));
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       trial.refusal = error.message;
@@ -151,6 +156,37 @@ export class SwarmBackend implements Backend {
     const logs = await this.manager.call(["service", "logs", "--raw", names.service], { signal: AbortSignal.timeout(15_000) }).catch(() => undefined);
     if (logs && (logs.stdout || logs.stderr)) onOutput(logs.stdout + logs.stderr);
     return code;
+  }
+
+  /** The trial's upload secret (URL and token, root-only) and its relay on this node. */
+  private async startUpload(trial: SwarmTrial, spec: ContainerSpec, runId: string, create: (args: string[]) => Promise<void>): Promise<void> {
+    const { receiver, dir } = await this.openReceiver();
+    trial.upload = receiver.expect(runId, spec.runDir);
+    // The secret's text goes through a 0600 file the CLI reads; it is gone before the trial starts.
+    const temp = mkdtempSync(join(tmpdir(), "ssebench-upload-"));
+    try {
+      writeFileSync(join(temp, "secret"), trial.upload.secretText, { mode: 0o600 });
+      await create(["secret", "create", "--label", `ssebench.run-id=${runId}`, trial.names.uploadSecret, join(temp, "secret")]);
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
+    await create(relayArgs({ names: trial.names, image: spec.image, node: this.uploadNode as string, socketDir: dir, socketName: RECEIVER_SOCKET, runId }));
+    await this.relayRunning(trial.names.relay);
+  }
+
+  /** The relay must be up before the trial starts, or its upload would find no one: else a start error. */
+  private async relayRunning(relay: string): Promise<void> {
+    const startBy = Date.now() + (Number(this.env.SSEBENCH_SWARM_START_TIMEOUT) || 600) * 1000;
+    let state = "new";
+    while (Date.now() < startBy) {
+      const r = await this.manager.call(["service", "ps", "--no-trunc", "--format", "{{.CurrentState}}\t{{.Error}}", relay]);
+      const [current = "", error = ""] = (r.stdout.trim().split("\n")[0] ?? "").split("\t");
+      state = current.split(" ")[0]?.toLowerCase() || "new";
+      if (state === "running") return;
+      if (ENDED.has(state)) throw new UserError(msg.swarmRejected(relay, state, error || "no reason given"));
+      await sleep(Number(this.env.SSEBENCH_SWARM_POLL_MS) || 250);
+    }
+    throw new UserError(msg.swarmNotStarted(relay, Number(this.env.SSEBENCH_SWARM_START_TIMEOUT) || 600, state));
   }
 
   /** Polls the service's one task until it ends; the exit code, or 125 with trial.refusal set. */
@@ -198,7 +234,9 @@ export class SwarmBackend implements Backend {
           return 125;
         }
       }
-      await sleep(pollMs);
+      // Quick polls while a short trial may end; then every 2 s, so hundreds of running trials
+      // cost the orchestrator a few docker calls a second, not hundreds.
+      await sleep(trial.startedAt && Date.now() - Date.parse(trial.startedAt) > 20_000 ? Math.max(pollMs, 2000) : pollMs);
     }
   }
 
@@ -231,9 +269,16 @@ export class SwarmBackend implements Backend {
     return r.stdout + r.stderr;
   }
 
-  /** Test path until the results upload is wired in: `docker cp` through the task's node engine. */
+  /** The upload's outcome (SSEBENCH_SWARM_RESULTS=upload), else `docker cp` through the task's node engine. */
   async collectResults(trial: Trial, spec: ContainerSpec): Promise<string[]> {
     const t = trial as SwarmTrial;
+    if (t.upload) {
+      // The entrypoint uploads before it exits: the trial has ended, so the upload is in or never comes.
+      const upload = t.upload;
+      const late = setTimeout(() => upload.cancel(), (Number(this.env.SSEBENCH_SWARM_UPLOAD_WAIT) || 30) * 1000);
+      const outcome = await upload.outcome.finally(() => clearTimeout(late));
+      return outcome.ok ? [] : [msg.swarmUploadFailed(outcome.reason)];
+    }
     if (!t.container) return [];
     const engine = this.engine(t.node);
     if (!engine) return [msg.swarmNoResults(t.node)];
@@ -248,15 +293,18 @@ export class SwarmBackend implements Backend {
   /** Removes the service (and so its task's container), then its secret and network. */
   async cleanup(trial: Trial | undefined, keep: boolean): Promise<string[]> {
     if (!trial || keep) return [];
-    const { names, withPatch } = trial as SwarmTrial;
+    const { names, withPatch, upload } = trial as SwarmTrial;
+    upload?.cancel();
     const warnings: string[] = [];
     const gone = (stderr: string) => /not found|no such/i.test(stderr);
-    const rm = await this.manager.call(["service", "rm", names.service]);
-    if (rm.code !== 0 && !gone(rm.stderr)) warnings.push(msg.swarmLeftover(`service ${names.service}`, firstLine(rm.stderr)));
-    if (withPatch) {
-      const s = await this.manager.call(["secret", "rm", names.patchSecret]);
-      if (s.code !== 0 && !gone(s.stderr)) warnings.push(msg.swarmLeftover(`secret ${names.patchSecret}`, firstLine(s.stderr)));
-    }
+    const remove = async (what: string, args: string[]) => {
+      const r = await this.manager.call(args);
+      if (r.code !== 0 && !gone(r.stderr)) warnings.push(msg.swarmLeftover(`${what} ${args.at(-1)}`, firstLine(r.stderr)));
+    };
+    await remove("service", ["service", "rm", names.service]);
+    if (upload) await remove("service", ["service", "rm", names.relay]);
+    if (withPatch) await remove("secret", ["secret", "rm", names.patchSecret]);
+    if (upload) await remove("secret", ["secret", "rm", names.uploadSecret]);
     // The network is in use until the task's container is gone on its node: a few tries.
     for (let i = 0; ; i++) {
       const n = await this.manager.call(["network", "rm", names.network]);
@@ -283,6 +331,10 @@ export class SwarmBackend implements Backend {
   }
 
   async close(): Promise<string[]> {
+    if (!this.receiver) return [];
+    const { receiver, dir } = await this.receiver;
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
     return [];
   }
 }

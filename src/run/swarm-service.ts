@@ -20,7 +20,18 @@ export interface TrialNames {
   service: string;
   network: string;
   patchSecret: string;
+  /** the results-upload secret (URL and token) and the relay that carries the upload home */
+  uploadSecret: string;
+  relay: string;
 }
+
+/** where the upload secret appears in the container (the entrypoint's default SSE_UPLOAD_FILE) */
+export const SECRET_UPLOAD_TARGET = "ssebench-upload";
+/** the relay's name on every trial's network, and its port: the URL in each upload secret */
+export const RELAY_ALIAS = "ssebench-results";
+export const RELAY_PORT = 8080;
+/** where the relay service sees the folder of the host's receiver socket */
+export const RELAY_SOCKET_DIR = "/run/ssebench-results";
 
 /**
  * Swarm object names allow [a-zA-Z0-9-] and 63 characters: the run ID, made safe and cut, plus a
@@ -30,7 +41,7 @@ export function trialNames(runId: string): TrialNames {
   const hash = createHash("sha256").update(runId).digest("hex").slice(0, 6);
   const safe = runId.replace(/[^A-Za-z0-9-]+/g, "-").slice(0, 40).replace(/-+$/, "");
   const base = `ssb-${safe}-${hash}`;
-  return { service: base, network: `${base}-net`, patchSecret: `${base}-patch` };
+  return { service: base, network: `${base}-net`, patchSecret: `${base}-patch`, uploadSecret: `${base}-upload`, relay: `${base}-relay` };
 }
 
 /** Bytes of a docker size ("4g", "512m", "100k", "1024b" or plain bytes). */
@@ -54,6 +65,8 @@ export interface ServiceInput {
   constraints: readonly string[];
   /** whether the reference patch secret was created (spec.referencePatch was set) */
   withPatch: boolean;
+  /** whether the results go home by upload (the upload secret exists) */
+  withUpload: boolean;
 }
 
 /**
@@ -81,11 +94,28 @@ export function serviceArgs(input: ServiceInput): string[] {
     // Root only: the entrypoint reads it; the agent (model) must not.
     args.push("--secret", `source=${names.patchSecret},target=${SECRET_PATCH_TARGET},uid=0,gid=0,mode=0400`);
   }
+  if (input.withUpload) args.push("--secret", `source=${names.uploadSecret},target=${SECRET_UPLOAD_TARGET},uid=0,gid=0,mode=0400`);
   for (const [k, v] of Object.entries(env)) args.push("--env", `${k}=${v}`);
   for (const [k, v] of Object.entries({ ...spec.labels, "ssebench.backend": "swarm" })) {
     args.push("--label", `${k}=${v}`, "--container-label", `${k}=${v}`);
   }
   args.push(input.image, "--mode", "sandbox", "--", ...spec.command);
+  return args;
+}
+
+/**
+ * The relay of one trial: `ssebench-entrypoint relay` from the trial's own image, on the trial's
+ * network as RELAY_ALIAS, on the orchestrator's node (`node.id`), bind-mounting the folder of the
+ * host's results receiver socket; TCP from the trial goes to that socket, nothing else is reachable.
+ */
+export function relayArgs(input: { names: TrialNames; image: string; node: string; socketDir: string; socketName: string; runId: string }): string[] {
+  const { names } = input;
+  const args = ["service", "create", "--detach", "--quiet", "--name", names.relay, "--mode", "replicated", "--replicas", "1", "--no-resolve-image"];
+  args.push("--network", `name=${names.network},alias=${RELAY_ALIAS}`, "--endpoint-mode", "dnsrr", "--constraint", `node.id==${input.node}`);
+  args.push("--cap-drop", "ALL", "--user", "0:0", "--entrypoint", ENTRYPOINT, "--workdir", "/", "--limit-cpu", "0.5", "--limit-memory", String(256 * 1024 ** 2), "--limit-pids", "64");
+  args.push("--mount", `type=bind,source=${input.socketDir},target=${RELAY_SOCKET_DIR},readonly`);
+  for (const label of [`ssebench.run-id=${input.runId}`, "ssebench.backend=swarm"]) args.push("--label", label, "--container-label", label);
+  args.push(input.image, "relay", `0.0.0.0:${RELAY_PORT}`, `${RELAY_SOCKET_DIR}/${input.socketName}`);
   return args;
 }
 

@@ -8,7 +8,7 @@ import { CAPABILITIES, type ContainerSpec } from "../../src/run/container.ts";
 import type { Docker, DockerResult } from "../../src/run/docker.ts";
 import { msg } from "../../src/run/messages.ts";
 import { SwarmBackend } from "../../src/run/swarm-backend.ts";
-import { jobsCleanUp, networkArgs, parseNodes, serviceArgs, sizeBytes, trialNames } from "../../src/run/swarm-service.ts";
+import { jobsCleanUp, networkArgs, parseNodes, relayArgs, serviceArgs, sizeBytes, trialNames } from "../../src/run/swarm-service.ts";
 
 const spec: ContainerSpec = {
   image: "sha256:abc",
@@ -36,20 +36,20 @@ class FakeManager implements Docker {
 
 const task = (status: object, node = "node1") => () => ({ stdout: `${JSON.stringify(status)}\t${node}\n` });
 const MANAGER: Array<[string, () => Partial<DockerResult>]> = [
-  ["info", () => ({ stdout: "active true 24.0.7\n" })],
+  ["info", () => ({ stdout: "active true 24.0.7 mgr1\n" })],
   ["service ps", () => ({ stdout: "task1\n" })],
 ];
 
 async function backendWith(answers: Array<[string, (args: readonly string[]) => Partial<DockerResult>]>, env: Record<string, string> = {}) {
   const fake = new FakeManager([...MANAGER, ...answers]);
-  const backend = await SwarmBackend.open({ SSEBENCH_SWARM_POLL_MS: "5", ...env }, () => {}, ["node.labels.ssebench.role==runner"], () => fake);
+  const backend = await SwarmBackend.open({ SSEBENCH_SWARM_POLL_MS: "5", SSEBENCH_SWARM_RESULTS: "copy", ...env }, () => {}, ["node.labels.ssebench.role==runner"], () => fake);
   return { backend, fake };
 }
 
 describe("swarm service argv", () => {
   test("a one-task job that never restarts, with the local walls, labels and the patch as a root-only secret", () => {
     const names = trialNames("20260101-000000-abcdef");
-    const args = serviceArgs({ names, spec, image: spec.image, constraints: ["node.labels.ssebench.role==runner"], withPatch: true, jobMode: true });
+    const args = serviceArgs({ names, spec, image: spec.image, constraints: ["node.labels.ssebench.role==runner"], withPatch: true, withUpload: true, jobMode: true });
     const after = (flag: string) => args.filter((_, i) => args[i - 1] === flag);
     expect(after("--mode")).toEqual(["replicated-job", "sandbox"]);
     expect(after("--restart-condition")).toEqual(["none"]);
@@ -61,7 +61,10 @@ describe("swarm service argv", () => {
     expect([after("--limit-cpu"), after("--limit-pids")]).toEqual([["1.5"], ["512"]]);
     expect(after("--network")).toEqual([names.network]);
     expect(after("--constraint")).toEqual(["node.labels.ssebench.role==runner"]);
-    expect(after("--secret")).toEqual([`source=${names.patchSecret},target=reference.patch,uid=0,gid=0,mode=0400`]);
+    expect(after("--secret")).toEqual([
+      `source=${names.patchSecret},target=reference.patch,uid=0,gid=0,mode=0400`,
+      `source=${names.uploadSecret},target=ssebench-upload,uid=0,gid=0,mode=0400`,
+    ]);
     expect(after("--env")).toContain("SSE_REFERENCE_PATCH=/run/secrets/reference.patch");
     expect(after("--container-label")).toContain("ssebench.backend=swarm");
     expect(args.includes("--init") && args.includes("--no-resolve-image")).toBe(true);
@@ -71,10 +74,21 @@ describe("swarm service argv", () => {
   });
 
   test("engines before 24 get one replica that never restarts instead of a replicated job (whose removal leaks there)", () => {
-    const args = serviceArgs({ names: trialNames("r"), spec, image: spec.image, constraints: [], withPatch: false, jobMode: false });
+    const args = serviceArgs({ names: trialNames("r"), spec, image: spec.image, constraints: [], withPatch: false, withUpload: false, jobMode: false });
     expect(args.slice(args.indexOf("--mode"), args.indexOf("--mode") + 6)).toEqual(["--mode", "replicated", "--replicas", "1", "--restart-condition", "none"]);
     expect(args.some((a) => a.startsWith("--secret") || a.startsWith("SSE_REFERENCE_PATCH"))).toBe(false);
     expect([jobsCleanUp("20.10.24+dfsg1"), jobsCleanUp("24.0.7"), jobsCleanUp("27.5.1")]).toEqual([false, true, true]);
+  });
+
+  test("the relay: the trial's image running the entrypoint's relay, on the trial's network as ssebench-results, on this node, the receiver's folder read-only", () => {
+    const names = trialNames("r");
+    const args = relayArgs({ names, image: "sha256:abc", node: "mgr1", socketDir: "/tmp/ssebench-results-x", socketName: "results.sock", runId: "r" });
+    const after = (flag: string) => args.filter((_, i) => args[i - 1] === flag);
+    expect(after("--network")).toEqual([`name=${names.network},alias=ssebench-results`]);
+    expect(after("--constraint")).toEqual(["node.id==mgr1"]);
+    expect(after("--mount")).toEqual(["type=bind,source=/tmp/ssebench-results-x,target=/run/ssebench-results,readonly"]);
+    expect(after("--cap-drop")).toEqual(["ALL"]);
+    expect(args.slice(args.indexOf("sha256:abc"))).toEqual(["sha256:abc", "relay", "0.0.0.0:8080", "/run/ssebench-results/results.sock"]);
   });
 
   test("the trial's network is an internal overlay; names are valid Swarm names and differ for long IDs with one prefix", () => {
@@ -144,5 +158,38 @@ describe("swarm backend lifecycle", () => {
     expect(trial.startError()).toContain("invalid mount");
     await backend.cleanup(trial, false);
     expect(fake.calls.map((c) => `${c[0]} ${c[1]}`).slice(-3)).toEqual(["service rm", "secret rm", "network rm"]);
+  });
+
+  test("upload (the default): a root-only upload secret and a running relay before the trial; no upload is a warning; all removed", async () => {
+    const fake = new FakeManager([
+      ["service ps --no-trunc --format", () => ({ stdout: "Running 1 second ago\t\n" })],
+      ...MANAGER,
+      ["inspect", task({ State: "complete", ContainerStatus: { ContainerID: "c1", ExitCode: 0 } })],
+    ]);
+    const env = { SSEBENCH_SWARM_POLL_MS: "5", SSEBENCH_SWARM_UPLOAD_WAIT: "0.05" };
+    const backend = await SwarmBackend.open(env, () => {}, [], () => fake);
+    const trial = backend.start(spec, () => {});
+    expect(await trial.done).toBe(0);
+    const names = trialNames("20260101-000000-abcdef");
+    const verbs = fake.calls.map((c) => `${c[0]} ${c[1]} ${c.at(-1)}`);
+    expect(verbs.slice(1, 6)).toEqual([
+      `network create ${names.network}`,
+      "secret create /tmp/secret-patch.diff",
+      expect.stringMatching(/^secret create \/tmp\/ssebench-upload-.*\/secret$/),
+      "service create /run/ssebench-results/results.sock",
+      `service ps ${names.relay}`,
+    ]);
+    expect(fake.calls.find((c) => c[1] === "create" && c.includes(names.service))).toContain(`source=${names.uploadSecret},target=ssebench-upload,uid=0,gid=0,mode=0400`);
+    const [warning] = await backend.collectResults(trial, spec);
+    expect(warning).toStartWith("The trial's results did not come home: ");
+    await backend.cleanup(trial, false);
+    expect(fake.calls.slice(-5).map((c) => `${c[0]} ${c[1]} ${c.at(-1)}`)).toEqual([
+      `service rm ${names.service}`,
+      `service rm ${names.relay}`,
+      `secret rm ${names.patchSecret}`,
+      `secret rm ${names.uploadSecret}`,
+      `network rm ${names.network}`,
+    ]);
+    expect(await backend.close()).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A job on the two-node test swarm (scripts/swarm-two-node.sh): the demo tasks × {reference, dummy}
  * with --backend swarm, placed on the worker by a constraint; the grades are the local ones, the run
- * folders are on this machine (the manager's), every trial's container ran on the worker, and
+ * folders are on this machine (the manager's), pushed home by each trial's entrypoint through its
+ * relay (no docker cp: no node engine is asked for files), every trial's container ran on the worker, and
  * nothing is left on the swarm (services, networks, secrets, containers on the nodes). A trial whose
  * container is killed on the worker is retried; an interrupted run removes what it made.
  * Runs with SSEBENCH_E2E=1 SSEBENCH_SWARM=1 and the swarm's variables (`swarm-two-node.sh env`).
@@ -37,9 +38,13 @@ afterAll(() => {
 const TASKS = ["htmlesc-quote-overflow", "fixedbuf-extend-overflow", "staticfs-encoded-traversal"];
 const SWARM_FLAGS = ["--backend", "swarm", "--constraint", "node.labels.ssebench.role==runner", "--cpus", "1", "--memory", "2g"];
 
-/** Only the worker's engine: images go there alone, and results come from there. */
-function envFor(worker: string): Record<string, string | undefined> {
-  return { DOCKER_HOST: process.env.DOCKER_HOST, SSEBENCH_HOME: home.path, SSEBENCH_SWARM_HOST: manager, SSEBENCH_SWARM_NODES: `${worker}=${nodes.get(worker)}` };
+/**
+ * Images go to both nodes (trials run on the worker, each trial's results relay on the manager):
+ * through the registry when SSEBENCH_SWARM_REGISTRY names one (CI), else by save | load.
+ */
+function envFor(): Record<string, string | undefined> {
+  const { DOCKER_HOST, SSEBENCH_SWARM_NODES, SSEBENCH_SWARM_REGISTRY, SSEBENCH_SWARM_REGISTRY_PULL } = process.env;
+  return { DOCKER_HOST, SSEBENCH_HOME: home.path, SSEBENCH_SWARM_HOST: manager, SSEBENCH_SWARM_NODES, SSEBENCH_SWARM_REGISTRY, SSEBENCH_SWARM_REGISTRY_PULL };
 }
 
 /** Run IDs of the ssebench containers an engine started since `since` (its own event log). */
@@ -68,7 +73,7 @@ describe.skipIf(!SWARM)(`jobs on the two-node swarm${SKIP}`, () => {
     expect(worker).not.toBe("");
     const since = new Date().toISOString();
     const args = ["run", "--local", demoDir, ...TASKS.flatMap((t) => ["--task", t]), "--agent", "reference", "--agent", "dummy", "--jobs", "2", "--job", "demo", "--results", results.path, ...SWARM_FLAGS];
-    const r = await ssebench(args, { env: envFor(worker) });
+    const r = await ssebench(args, { env: envFor() });
     expect(r.stdout).toBe(`Job demo: 6 trials: 3 passed, 3 failed, 0 errors\nJob directory: ${join(results.path, "jobs", "demo")}\n`);
     expect(r.exitCode).toBe(0);
     const records = readTrials(join(results.path, "jobs", "demo"));
@@ -82,11 +87,12 @@ describe.skipIf(!SWARM)(`jobs on the two-node swarm${SKIP}`, () => {
       expect(existsSync(join(runDir, "summary.json"))).toBe(true);
       expect(existsSync(join(runDir, "archive"))).toBe(true);
     }
-    // Each trial's container ran on the worker, none on the manager.
+    // Each trial's container ran on the worker; on the manager only each trial's relay.
     const ran = new Set(runIdsStarted(nodes.get(worker) as string, since));
     for (const t of records) expect(ran.has(t.run_id as string)).toBe(true);
-    const managerEngine = nodes.get(nodeWithRole("manager"));
-    if (managerEngine) expect(runIdsStarted(managerEngine, since)).toEqual([]);
+    const managerEngine = nodes.get(nodeWithRole("manager")) as string;
+    expect(runIdsStarted(managerEngine, since).sort()).toEqual(records.map((t) => t.run_id as string).sort());
+    expect(dockerAt(managerEngine, ["events", "--since", since, "--until", new Date().toISOString(), "--filter", "type=container", "--filter", "event=start", "--format", "{{.Actor.Attributes.name}}"]).split("\n").every((n) => n.includes("-relay."))).toBe(true);
     expect(await leftovers()).toEqual([]);
   });
 
@@ -94,7 +100,7 @@ describe.skipIf(!SWARM)(`jobs on the two-node swarm${SKIP}`, () => {
     const worker = nodeWithRole("runner");
     const engine = nodes.get(worker) as string;
     const args = ["run", "--local", demoDir, "--task", TASKS[0] as string, "--agent", "napper", "--retries", "1", "--job", "killed", "--results", results.path, ...SWARM_FLAGS];
-    const proc = Bun.spawn([ssebenchBin, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...envFor(worker) }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([ssebenchBin, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...envFor() }, stdout: "pipe", stderr: "pipe" });
     let killed = "";
     for (let i = 0; i < 2400 && !killed; i++) {
       const id = dockerAt(engine, ["ps", "--quiet", "--filter", "label=ssebench.agent=napper"]);
@@ -118,7 +124,7 @@ describe.skipIf(!SWARM)(`jobs on the two-node swarm${SKIP}`, () => {
     const worker = nodeWithRole("runner");
     const engine = nodes.get(worker) as string;
     const args = ["run", "--local", demoDir, "--task", TASKS[0] as string, "--agent", "napper", "--results", results.path, ...SWARM_FLAGS];
-    const proc = Bun.spawn([ssebenchBin, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...envFor(worker) }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([ssebenchBin, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...envFor() }, stdout: "pipe", stderr: "pipe" });
     let running = "";
     for (let i = 0; i < 2400 && !running; i++) {
       running = dockerAt(engine, ["ps", "--quiet", "--filter", "label=ssebench.agent=napper"]);
