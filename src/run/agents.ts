@@ -10,7 +10,7 @@
  * refuses a model it cannot talk to), `npm` (optional: a CLI installed from npm on the host and
  * copied into the agent's build context, agent-npm.ts). No other keys.
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { UserError } from "../errors.ts";
 import { cacheDir } from "./content-hash.ts";
@@ -120,12 +120,24 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
  */
 export async function loadAgent(agentsDir: string, spec: string): Promise<Agent> {
   const { file, name, external } = agentFile(agentsDir, spec);
+  regularFile(file);
   const text = readFileSync(file, "utf8");
   const agent = await cachedValidation(cacheDir(process.env, "agents"), name, `${file}\0${text}`, () => parseAgentYaml(file, name, text));
-  if (!existsSync(join(file, "..", "Dockerfile"))) {
+  const dockerfile = join(file, "..", "Dockerfile");
+  if (!existsSync(dockerfile) && !isSymlink(dockerfile)) {
     throw new UserError(msg.agentInvalid(join(file, ".."), "has no Dockerfile"));
   }
+  regularFile(dockerfile);
   return { ...agent, external };
+}
+
+const isSymlink = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+
+/** agent.yaml and the Dockerfile are read as files of the agent's folder: not a folder, not a link out of it. */
+function regularFile(path: string): void {
+  const stat = lstatSync(path);
+  if (stat.isSymbolicLink()) throw new UserError(msg.agentInvalid(path, msg.agentFileSymlink(readlinkSync(path))));
+  if (!stat.isFile()) throw new UserError(msg.agentInvalid(path, msg.agentFileNotFile()));
 }
 
 /**

@@ -114,6 +114,8 @@ export const msg = {
   agentInvalid: (file: string, detail: string) => `${file}: ${detail}`,
   agentFolderMissing: (given: string, dir: string) =>
     `--agent ${given}: ${dir} is not an agent folder (no agent.yaml in it; see docs/agents.md "Writing your own agent")`,
+  agentFileSymlink: (target: string) => `is a symlink (to ${target}); an agent's agent.yaml and Dockerfile must be regular files in its folder`,
+  agentFileNotFile: () => "is not a regular file (a folder?); an agent's agent.yaml and Dockerfile must be regular files in its folder",
   agentNameReserved: (name: string) => `the name '${name}' is a built-in agent's; rename the folder and its agent.yaml name`,
   budgetStopped: (budget: number, refused: number) =>
     `The run's model budget of $${budget} was spent: the gateway refused ${refused} later call${refused === 1 ? "" : "s"} (HTTP 400, budget_exceeded; see model-calls.jsonl), so the agent could not go on`,
