@@ -13,6 +13,7 @@ export const registryMsg = {
   unknownTasks: (dir: string, names: readonly string[]) => `no such task in ${dir}: ${list(names)}`,
   badRevision: () => "Give the commit that the dataset is at as a full commit hash with --revision",
   noTaskResults: (tasksDir: string) => `No task results in ${tasksDir}`,
+  badVerdict: (file: string) => `${file}: not a verification result of \`dataset verify\` (an object whose runs are objects)`,
   noVerdict: (id: string, tasksDir: string) => `${id}: there is no verification result in ${tasksDir}`,
   notVerified: (id: string, first: string) => `${id}: it did not verify, so its image is not published: ${first}`,
   noGradedImage: (id: string) => `${id}: the verification did not record the case image that it graded`,

@@ -66,6 +66,10 @@ function gradedImage(id: string, tasksDir: string): { image: string } | { why: s
   } catch (cause) {
     return { why: m.taskFailed(id, `${file}: ${describeCause(cause)}`) };
   }
+  const isObject = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
+  if (!isObject(v) || (v.runs !== undefined && (!isObject(v.runs) || !Object.values(v.runs).every(isObject)))) {
+    return { why: m.taskFailed(id, m.badVerdict(file)) };
+  }
   if (!v.ok) return { why: m.notVerified(id, v.failures?.[0] ?? "") };
   const images = new Set(Object.values(v.runs ?? {}).map((r) => r.image ?? null));
   const [only] = [...images];

@@ -94,6 +94,14 @@ describe("dataset publish", () => {
     expect((await publish(none, engine({ id: "sha256:case" }))).err).toEqual([m.noVerdict(TASK, join(none.output, "tasks"))]);
   });
 
+  test("a verdict file that is JSON but not a verdict (null, a list, a run that is not an object) is one line, exit 1", async () => {
+    for (const verdict of [null, [1], "ok", { ok: true, runs: { reference: null } }, { ok: true, runs: [] }]) {
+      const s = await setUp(verdict);
+      const r = await publish(s, engine({ id: "sha256:case" }));
+      expect(r).toEqual({ code: 1, out: [], err: [m.taskFailed(TASK, m.badVerdict(join(s.output, "tasks", `${TASK}.json`)))] });
+    }
+  });
+
   test("an unknown task, a short revision and no verdicts at all stop before anything is pushed", async () => {
     const s = await setUp();
     await expect(publish(s, engine(), { tasks: ["nope", TASK] })).rejects.toThrow(m.unknownTasks(s.dir, ["nope"]));
