@@ -91,11 +91,17 @@ export function normalise(value: unknown, rawNode: Node | undefined, root: Node)
  * (schemas.ts checkFormat) for anything else. `nonStringKeys`: mapping keys the YAML reader found
  * that were not strings (always a problem, so they go to the model too).
  */
-export function checkDocument<T>(name: FormatName, input: unknown, nonStringKeys: readonly NonStringKey[] = []): CheckResult<T> {
+export function checkDocument<T>(
+  name: FormatName,
+  input: unknown,
+  nonStringKeys: readonly NonStringKey[] = [],
+  /** only whether it is valid: a valid input comes back as it is, not in model form */
+  validOnly = false,
+): CheckResult<T> {
   const validate = (validators as Partial<typeof validators>)[name as CompiledFormat];
   if (validate && nonStringKeys.length === 0 && !hasStrippableString(input) && validate(input)) {
     const root = schemas[name as CompiledFormat];
-    return { ok: true, value: normalise(input, root, root) as T };
+    return { ok: true, value: (validOnly ? input : normalise(input, root, root)) as T };
   }
   const { checkFormat } = require("./schemas.ts") as typeof import("./schemas.ts");
   return checkFormat<T>(name, input, nonStringKeys);

@@ -27,7 +27,7 @@ export async function parseJsonFormat<T>(name: FormatName, noun: string, text: s
   }
   const { checkDocument } = await import("./check.ts");
   const { formatProblem } = await import("./model-errors.ts");
-  const result = checkDocument<T>(name, data);
+  const result = checkDocument<T>(name, data, [], asWritten);
   if (!result.ok) throw new UserError(`${where} is not a valid ${noun}: ${problemLine(result.problems.map(formatProblem))}`);
   return asWritten ? (data as T) : result.value;
 }
