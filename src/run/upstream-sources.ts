@@ -63,13 +63,23 @@ export function checkPinnedSources(file: string, data: unknown): PinnedSources {
     const e = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
     if (!isText(e.url) || !/^https?:\/\/[^/\s]+\/\S+$/.test(e.url)) throw bad(`${at}.url: must be an http(s) URL of a file`);
     if (typeof e.sha256 !== "string" || !SHA256.test(e.sha256)) throw bad(`${at}.sha256: must be 64 lowercase hex digits`);
-    const name = decodeURIComponent(new URL(e.url).pathname.split("/").pop() ?? "");
+    const name = urlFileName(e.url);
+    if (name === undefined) throw bad(`${at}.url: must be an http(s) URL of a file`);
     if (!FILE_NAME.test(name)) throw bad(`${at}.url: '${name}' is not a plain file name`);
     if (names.has(name) || name === "sources.yaml") throw bad(`${at}.url: a second file named ${name}`);
     names.add(name);
     return { url: e.url, sha256: e.sha256, name };
   });
   return { file, package: String(doc.package).trim(), version: String(doc.version).trim(), files };
+}
+
+/** The URL's last path segment, decoded; undefined when the URL or its escapes do not parse. */
+function urlFileName(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url).pathname.split("/").pop() ?? "");
+  } catch {
+    return undefined;
+  }
 }
 
 export type Fetch = (url: string, init: { signal: AbortSignal }) => Promise<Response>;
@@ -121,14 +131,18 @@ async function download(pins: PinnedSources, file: PinnedFile, path: string, opt
   }
   const actual = createHash("sha256").update(bytes).digest("hex");
   if (actual !== file.sha256) throw new UserError(msg.sourceHashMismatch(pins.file, file.url, actual, file.sha256));
-  mkdirSync(join(opts.cacheDir, "sha256"), { recursive: true });
   // Written under a temporary name and renamed: a cache entry is always whole and checked.
   const partial = `${path}.${process.pid}.partial`;
   try {
+    mkdirSync(join(opts.cacheDir, "sha256"), { recursive: true });
     writeFileSync(partial, bytes);
     renameSync(partial, path);
   } catch (cause) {
-    rmSync(partial, { force: true });
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // no partial file was made (the folder itself could not be): nothing to remove
+    }
     throw new UserError(msg.sourceCacheUnwritable(opts.cacheDir, describeCause(cause)));
   }
 }

@@ -137,5 +137,15 @@ describe("pinned upstream sources", () => {
     expect(problem({ package: "x", version: "1", files: [{ ...file, url: "ftp://h/x" }] })).toBe("t/upstream/sources.yaml: files[0].url: must be an http(s) URL of a file");
     expect(problem({ package: "x", version: "1", files: [{ ...file, url: "http://h/a/..%2Fx" }] })).toBe("t/upstream/sources.yaml: files[0].url: '../x' is not a plain file name");
     expect(problem({ package: "x", version: "1", files: [file, file] })).toBe("t/upstream/sources.yaml: files[1].url: a second file named x_1.dsc");
+    // URLs the pattern lets through but that do not parse, or whose escapes do not decode
+    expect(problem({ package: "x", version: "1", files: [{ ...file, url: "http://[deb/x.dsc" }] })).toBe("t/upstream/sources.yaml: files[0].url: must be an http(s) URL of a file");
+    expect(problem({ package: "x", version: "1", files: [{ ...file, url: "http://h/x_%zz.dsc" }] })).toBe("t/upstream/sources.yaml: files[0].url: must be an http(s) URL of a file");
+  });
+
+  test("a cache folder that cannot be made is one line naming it", async () => {
+    const { folder } = task(good());
+    const blocker = join(root, `blocker-${++n}`);
+    writeFileSync(blocker, "a file where the cache folder would be");
+    expect(await failure(stageUpstreamContext(folder, { cacheDir: blocker }))).toStartWith(`Cannot write the sources cache ${blocker}: ENOTDIR`);
   });
 });
