@@ -7,11 +7,12 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../errors.ts";
+import { describeCause, ExitCode, UserError } from "../errors.ts";
 import { ClaudeStream, claudeArgv, claudeEnv } from "./claude-code.ts";
 import { runCli } from "./cli-process.ts";
 import { CodexStream, codexLaunch } from "./codex.ts";
 import { Dialog } from "./dialog.ts";
+import { driverMsg } from "./messages.ts";
 import { gatewayWires, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
 import { type TaskBrief, taskPrompt } from "./prompt.ts";
 
@@ -48,17 +49,27 @@ const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<
 
 const need = (env: Record<string, string | undefined>, name: string): string => {
   const v = env[name];
-  if (!v) throw new UserError(`ssebench-entrypoint agent-driver: ${name} is not set (the driver runs inside a run, started by ssebench:agent)`);
+  if (!v) throw new UserError(driverMsg.notSet(name));
   return v;
 };
 
-export async function runDriver(args: string[], env: Record<string, string | undefined>): Promise<number> {
-  const name = args[0] ?? "";
-  if (args.length !== 1 || !(DRIVERS as readonly string[]).includes(name)) {
-    throw new UserError(`ssebench-entrypoint agent-driver: unknown agent '${name}' (drivers: ${DRIVERS.join(", ")})`, 2);
+function readBrief(file: string): TaskBrief {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (cause) {
+    throw new UserError(driverMsg.badTaskFile(file, describeCause(cause)));
   }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new UserError(driverMsg.badTaskFile(file, "not a JSON object"));
+  return data as TaskBrief;
+}
+
+export async function runDriver(args: string[], env: Record<string, string | undefined>): Promise<number> {
+  const [name = "", ...extra] = args;
+  if (!(DRIVERS as readonly string[]).includes(name)) throw new UserError(driverMsg.unknownDriver(name, DRIVERS), ExitCode.usage);
+  if (extra.length > 0) throw new UserError(driverMsg.extraArgs(extra), ExitCode.usage);
   const archive = need(env, "SSE_ARCHIVE");
-  const brief = JSON.parse(readFileSync(need(env, "SSE_TASK_FILE"), "utf8")) as TaskBrief;
+  const brief = readBrief(need(env, "SSE_TASK_FILE"));
   const model = need(env, "SSE_MODEL_NAME");
   const cwd = env.SSE_SOURCE || brief.source;
   const agentDir = env.SSE_AGENT_DIR || "/opt/agent";

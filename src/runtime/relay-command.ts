@@ -13,6 +13,7 @@ export async function runRelay(args: string[]): Promise<number> {
   const [listen, socket, ...rest] = args;
   const m = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\]|[a-z0-9.-]+):(\d{1,5})$/i.exec(listen ?? "");
   if (!m || !socket?.startsWith("/") || rest.length > 0) throw new UserError(msg.relayUsage(), ExitCode.usage);
+  if (Number(m[2]) > 65535) throw new UserError(msg.relayBadPort(m[2] as string), ExitCode.usage);
   const host = (m[1] as string).replace(/^\[|\]$/g, "");
   let listener: ReturnType<typeof relayTcpToUnix>;
   try {
