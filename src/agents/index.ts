@@ -13,7 +13,7 @@ import { runCli } from "./cli-process.ts";
 import { CodexStream, codexLaunch } from "./codex.ts";
 import { Dialog } from "./dialog.ts";
 import { driverMsg } from "./messages.ts";
-import { gatewayWires, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
+import { gatewayWires, lockConfigDir, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
 import { type TaskBrief, taskPrompt } from "./prompt.ts";
 
 export const DRIVERS = ["claude-code", "codex", "opencode"] as const;
@@ -43,6 +43,7 @@ const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<
     const [baseUrl, key] = [need(c.env, "SSE_BASE_URL"), need(c.env, "SSE_API_KEY")];
     const wire = pickWire(await gatewayWires(baseUrl, key, c.model));
     const setup = { baseUrl, key, model: c.model, mcpUrl: need(c.env, "SSE_MCP_URL"), wire, timeoutS: c.timeoutS };
+    lockConfigDir(c.env);
     return { argv: opencodeArgv(join(c.agentDir, "bin", "opencode"), c.model), env: opencodeEnv(c.env, setup), stream: new OpencodeStream(c.dialog) };
   },
 };

@@ -9,8 +9,13 @@
  *   only the run's provider enabled, so no call goes out under another name;
  * - no update check, models.dev fetch, default plugins, LSP downloads or sharing; no web tools;
  *   the tree's own opencode.json is ignored (as claude's --strict-mcp-config); permissions allow
- *   everything (the container is the sandbox); no snapshots (a git copy of the whole tree).
+ *   everything (the container is the sandbox); no snapshots (a git copy of the whole tree);
+ * - its global config folder read-only: opencode npm-installs its plugin SDK into every writable
+ *   config folder in the background (a registry fetch that retries for minutes offline), and
+ *   skips a folder it cannot write.
  */
+import { chmodSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { type Dialog, type Tokens } from "./dialog.ts";
 
 export const OPENCODE_MAX_STEPS = 500;
@@ -76,6 +81,14 @@ export function opencodeEnv(env: Record<string, string | undefined>, s: Opencode
   });
   for (const k of ["OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) delete out[k];
   return out;
+}
+
+/** Creates opencode's global config folder (empty: the config is inline) read-only; returns it. */
+export function lockConfigDir(env: Record<string, string | undefined>): string {
+  const dir = join(env.XDG_CONFIG_HOME || join(env.HOME || "/tmp", ".config"), "opencode");
+  mkdirSync(dir, { recursive: true });
+  chmodSync(dir, 0o555);
+  return dir;
 }
 
 export function opencodeArgv(bin: string, model: string): string[] {

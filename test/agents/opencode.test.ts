@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Dialog } from "../../src/agents/dialog.ts";
-import { OpencodeStream, opencodeArgv, opencodeConfig, opencodeEnv, pickWire } from "../../src/agents/opencode.ts";
+import { lockConfigDir, OpencodeStream, opencodeArgv, opencodeConfig, opencodeEnv, pickWire } from "../../src/agents/opencode.ts";
 import { tempDir } from "../helpers/cli.ts";
 
 const dir = tempDir("ssebench-opencode-stream-");
@@ -54,6 +54,15 @@ describe("opencode driver", () => {
     for (const k of ["AUTOUPDATE", "MODELS_FETCH", "DEFAULT_PLUGINS", "LSP_DOWNLOAD", "SHARE", "PROJECT_CONFIG"]) expect(env[`OPENCODE_DISABLE_${k}`]).toBe("1");
     expect(env.PATH).toBe("/bin");
     for (const k of ["OPENCODE_CONFIG", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) expect(env[k]).toBeUndefined();
+  });
+
+  test("the global config folder is made empty and read-only (opencode then skips its background npm install there)", () => {
+    const home = join(dir.path, "home");
+    const made = lockConfigDir({ HOME: home });
+    expect(made).toBe(join(home, ".config", "opencode"));
+    expect(statSync(made).mode & 0o777).toBe(0o555);
+    expect(readdirSync(made)).toEqual([]);
+    expect(lockConfigDir({ HOME: home, XDG_CONFIG_HOME: join(dir.path, "xdg") })).toBe(join(dir.path, "xdg", "opencode"));
   });
 
   test("argv: run with JSON events, the run's model under our provider, warnings to stderr", () => {
