@@ -1,13 +1,14 @@
 /**
  * Agent layers and driver start-up on the real engine (docs/agents.md, "Performance"):
- * 1. per demo task, the agent layer of claude-code (the 402 MB CLI copied from its files image onto
- *    the task's tool layer) built from scratch — time (summary.json timings_ms.layers) and the size
- *    it adds over the tool layer — against the dummy agent's layer built the same way (baseline);
+ * 1. per demo task, the agent layer of each real agent (REAL below: its CLI copied from its files
+ *    image onto the task's tool layer) built from scratch — time (summary.json timings_ms.layers)
+ *    and the size it adds over the tool layer — against the dummy agent's layer built the same way
+ *    (baseline);
  * 2. start-to-first-model-call: the container's start (docker's StartedAt) to the gateway's first
- *    ledger line, for the claude-code driver against a bash agent that calls the model at once
- *    (test/e2e/fixtures/model-agent, baseline), both on the same task and scripted model.
+ *    ledger line, for each real agent's driver against a bash agent that calls the model at once
+ *    (test/e2e/fixtures/model-agent, baseline), all on the same task and scripted model.
  * Needs the engine and the demo base images; removes only the agent-layer tags it rebuilds.
- *   bun scripts/bench-agents.ts [repeats=3]
+ *   bun scripts/bench-agents.ts [repeats=3] [agent…]   (default: every agent of REAL)
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,6 +25,10 @@ const results = join(home, "results");
 const docker = (args: string[]) => Bun.spawnSync(["docker", ...args], { stdout: "pipe", stderr: "pipe" }).stdout.toString().trim();
 const REGISTRY = "ghcr.io/42-b3yond-6ug/ssebench";
 let n = 0;
+/** The real agents measured (name → agent layer tag). */
+const ALL_REAL: Record<string, string> = { "claude-code": "2.1.332", opencode: "1.18.33" };
+const picked = process.argv.slice(3);
+const REAL = Object.fromEntries(Object.entries(ALL_REAL).filter(([a]) => picked.length === 0 || picked.includes(a)));
 
 async function run(task: string, agent: string, model: string | undefined): Promise<{ dir: string; layersMs: number }> {
   const id = `bench-${++n}`;
@@ -51,18 +56,20 @@ try {
   console.log("| task | agent layer | build (median) | adds over the tool layer | dummy's layer (baseline) | ratio |");
   console.log("|---|---|---|---|---|---|");
   for (const task of tasks) {
-    const builds: Record<string, number[]> = { "claude-code": [], dummy: [] };
+    const builds: Record<string, number[]> = { dummy: [] };
     for (let i = 0; i < repeats; i++) {
-      for (const [agent, version, model] of [["claude-code", "2.1.332", "scripted"], ["dummy", "1.0.0", undefined]] as const) {
+      for (const [agent, version, model] of [...Object.entries(REAL).map(([a, v]) => [a, v, "scripted"] as const), ["dummy", "1.0.0", undefined] as const]) {
         docker(["image", "rm", `${REGISTRY}/agent-${agent}/${task}:${version}`]);
-        builds[agent]?.push((await run(task, agent, model)).layersMs);
+        (builds[agent] ??= []).push((await run(task, agent, model)).layersMs);
       }
     }
     const tool = size(`${REGISTRY}/tool/${task}:0.1.0`);
-    const added = size(`${REGISTRY}/agent-claude-code/${task}:2.1.332`) - tool;
-    const cc = median(builds["claude-code"] as number[]);
     const dm = median(builds.dummy as number[]);
-    console.log(`| ${task} | claude-code | ${(cc / 1000).toFixed(1)} s | ${mb(added)} | ${(dm / 1000).toFixed(1)} s | ${(cc / dm).toFixed(1)}× |`);
+    for (const [agent, version] of Object.entries(REAL)) {
+      const added = size(`${REGISTRY}/agent-${agent}/${task}:${version}`) - tool;
+      const ms = median(builds[agent] as number[]);
+      console.log(`| ${task} | ${agent} | ${(ms / 1000).toFixed(1)} s | ${mb(added)} | ${(dm / 1000).toFixed(1)} s | ${(ms / dm).toFixed(1)}× |`);
+    }
   }
 
   const firstCall = (dir: string) => {
@@ -71,15 +78,17 @@ try {
     return Date.parse(first.time) - Date.parse(summary.container.started_at);
   };
   const task = "htmlesc-quote-overflow";
-  const times: Record<string, number[]> = { "claude-code": [], "model-agent": [] };
+  const times: Record<string, number[]> = { "model-agent": [] };
   for (let i = 0; i < repeats; i++) {
-    for (const agent of ["claude-code", "model-agent"]) times[agent]?.push(firstCall((await run(task, agent, "scripted")).dir));
+    for (const agent of [...Object.keys(REAL), "model-agent"]) (times[agent] ??= []).push(firstCall((await run(task, agent, "scripted")).dir));
   }
-  const cc = median(times["claude-code"] as number[]);
   const base = median(times["model-agent"] as number[]);
   console.log("\n| driver | container start → first model call (median) | bash agent (baseline) | ratio |");
   console.log("|---|---|---|---|");
-  console.log(`| claude-code | ${cc} ms | ${base} ms | ${(cc / base).toFixed(1)}× |`);
+  for (const agent of Object.keys(REAL)) {
+    const ms = median(times[agent] as number[]);
+    console.log(`| ${agent} | ${ms} ms | ${base} ms | ${(ms / base).toFixed(1)}× |`);
+  }
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
