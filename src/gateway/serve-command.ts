@@ -3,8 +3,9 @@
  * by hand): loads the chosen models, issues one key per model with a budget, prints the keys,
  * listens on TCP (127.0.0.1 by default) and stops on SIGTERM/SIGINT with exit 0.
  */
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { ExitCode, UserError, usageError } from "../errors.ts";
+import { describeCause, ExitCode, UserError, usageError } from "../errors.ts";
 import { DEFAULT_BUDGET_USD, type RunKey } from "./keys.ts";
 import { msg } from "./messages.ts";
 import { listModelNames, loadModelFile, modelFile } from "./models.ts";
@@ -23,12 +24,26 @@ export interface ServeArgs {
   ledger?: string;
 }
 
+/** The ledger writes in the background and only counts failed writes: a folder it cannot use is refused before serving. */
+function usableLedger(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    if (!statSync(dir).isDirectory()) throw new Error("not a folder");
+    accessSync(dir, constants.W_OK);
+  } catch (cause) {
+    throw new UserError(msg.ledgerUnusable(dir, describeCause(cause)));
+  }
+}
+
 export async function serveGateway(args: ServeArgs, env: NodeJS.ProcessEnv): Promise<number> {
   const port = args.port === undefined ? DEFAULT_GATEWAY_PORT : /^\d{1,5}$/.test(args.port) && Number(args.port) <= 65535 ? Number(args.port) : Number.NaN;
   if (Number.isNaN(port)) throw usageError(msg.badPort(args.port ?? ""));
   const budget = args.budget === undefined ? DEFAULT_BUDGET_USD : Number(args.budget);
   if (!/^[0-9]*\.?[0-9]+$/.test(args.budget ?? "1") || !(budget > 0)) throw usageError(msg.budget(args.budget ?? ""));
   const dir = resolve(args.models);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(msg.modelsNotFolder(dir));
+  const ledger = args.ledger ? resolve(args.ledger) : undefined;
+  if (ledger) usableLedger(ledger);
   const names = args.names ?? listModelNames(dir);
   if (names.length === 0) throw new UserError(msg.noModels(dir));
   const gateway = new Gateway();
@@ -37,7 +52,7 @@ export async function serveGateway(args: ServeArgs, env: NodeJS.ProcessEnv): Pro
   for (const name of names) {
     const file = modelFile(dir, name);
     if (!file) throw new UserError(msg.unknownModel(name, listModelNames(dir)));
-    const run = gateway.issue(`serve-${name}`, servedModel(await loadModelFile(file, env)), budget, args.ledger ? resolve(args.ledger) : undefined);
+    const run = gateway.issue(`serve-${name}`, servedModel(await loadModelFile(file, env)), budget, ledger);
     runs.push(run);
     lines.push(msg.issuedKey(name, run.key));
   }

@@ -51,4 +51,11 @@ describe("ssebench gateway serve", () => {
     const noKey = await ssebench(["gateway", "serve", "--model", "gpt-5"]);
     expect([noKey.exitCode, noKey.stderr]).toEqual([1, `${msg.keyMissing("models/gpt-5.yaml", "gpt-5", "OPENAI_API_KEY")}\n`]);
   });
+
+  test("--models naming a file, and a --ledger that is a file, are one line each before anything is served", async () => {
+    const file = join(repoRoot, "package.json");
+    expect(await ssebench(["gateway", "serve", "--port", "0", "--models", file])).toEqual({ exitCode: 1, stdout: "", stderr: `${msg.modelsNotFolder(file)}\n` });
+    const r = await ssebench(["gateway", "serve", "--port", "0", "--model", "scripted", "--ledger", file]);
+    expect(r).toEqual({ exitCode: 1, stdout: "", stderr: `${msg.ledgerUnusable(file, `EEXIST: file already exists, mkdir '${file}'`)}\n` });
+  });
 });
