@@ -12,7 +12,7 @@
  *       image size and verify seconds in DIR/measurements.json; then write README.md. Needs the
  *       engine and base images.
  */
-import { readdirSync, readFileSync, existsSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 
@@ -38,17 +38,30 @@ interface Measurement {
 }
 
 const MEASUREMENTS = "measurements.json";
-const fail = (line: string): never => {
+const fail = (line: string, code = 1): never => {
   console.error(`dataset-cards: ${line}`);
-  process.exit(1);
+  process.exit(code);
 };
+const USAGE = "usage: bun scripts/dataset-cards.ts [DIR] [--check] [--verified OUT] [--measure TASK...]";
+
+/** A YAML or JSON file as data, or one line naming the file and the first problem. */
+function readData(file: string, parseText: (text: string) => unknown): Record<string, unknown> {
+  let data: unknown;
+  try {
+    data = parseText(readFileSync(file, "utf8"));
+  } catch (cause) {
+    fail(`${file}: ${(cause instanceof Error ? cause.message : String(cause)).split("\n")[0]}`);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) fail(`${file}: must be a mapping`);
+  return data as Record<string, unknown>;
+}
 
 function readCard(dir: string, id: string): Card {
   const sourcesFile = join(dir, id, "upstream", "sources.yaml");
   const configFile = join(dir, id, "sse", "config.yaml");
   if (!existsSync(sourcesFile)) fail(`${sourcesFile}: missing (every task of this dataset pins its sources there)`);
-  const sources = parse(readFileSync(sourcesFile, "utf8")) as Record<string, unknown>;
-  const config = parse(readFileSync(configFile, "utf8")) as Record<string, unknown>;
+  const sources = readData(sourcesFile, parse);
+  const config = readData(configFile, parse);
   for (const key of ["package", "version", "cve", "cwe", "left_out", "poc", "tests"]) {
     if (typeof sources[key] !== "string" || !(sources[key] as string).trim()) fail(`${sourcesFile}: ${key}: must be a non-empty string`);
   }
@@ -73,6 +86,7 @@ function readCard(dir: string, id: string): Card {
 }
 
 function taskIds(dir: string): string[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) fail(`${dir}: not a dataset folder`);
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && !e.name.startsWith("."))
     .map((e) => e.name)
@@ -81,7 +95,7 @@ function taskIds(dir: string): string[] {
 
 function readMeasurements(dir: string): Record<string, Measurement> {
   const file = join(dir, MEASUREMENTS);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, Measurement>) : {};
+  return existsSync(file) ? (readData(file, JSON.parse) as unknown as Record<string, Measurement>) : {};
 }
 
 const cell = (s: string) => s.replaceAll("|", "\\|");
@@ -91,7 +105,7 @@ const size = (m: Measurement | undefined) => (m ? `${(m.image_mb / 1000).toFixed
 export function renderCards(dir: string): string {
   const cards = taskIds(dir).map((id) => readCard(dir, id));
   const measured = readMeasurements(dir);
-  const version = String((parse(readFileSync(join(dir, "dataset.yaml"), "utf8")) as { version?: unknown }).version ?? "");
+  const version = String(readData(join(dir, "dataset.yaml"), parse).version ?? "");
   const out: string[] = [
     `# The Debian dataset (${version})`,
     "",
@@ -147,7 +161,7 @@ async function verifySeconds(dir: string, id: string, verified: string | undefin
   if (verified) {
     const file = join(verified, "tasks", `${id}.json`);
     if (!existsSync(file)) fail(`${file}: missing (no verdict of ${id} in ${verified})`);
-    const verdict = JSON.parse(readFileSync(file, "utf8")) as { ok?: boolean; seconds?: number };
+    const verdict = readData(file, JSON.parse) as { ok?: boolean; seconds?: number };
     if (verdict.ok !== true || typeof verdict.seconds !== "number") fail(`${file}: ${id} did not verify`);
     return verdict.seconds as number;
   }
@@ -162,7 +176,7 @@ async function measure(dir: string, ids: string[], verified: string | undefined)
   const registry = process.env.SSEBENCH_REGISTRY || "ghcr.io/42-b3yond-6ug/ssebench";
   const measured = readMeasurements(dir);
   for (const id of ids) {
-    const staged = await stageUpstreamContext(join(dir, id), { cacheDir: sourcesCacheDir() });
+    const staged = await stageUpstreamContext(join(dir, id), { cacheDir: sourcesCacheDir() }).catch((e: Error) => fail(`${id}: ${e.message}`));
     if (!staged) fail(`${id}: no upstream/sources.yaml`);
     const tag = `ssebench-measure/${id}:latest`;
     const started = performance.now();
@@ -188,6 +202,11 @@ if (import.meta.main) {
   const verified = verifiedAt >= 0 ? args[verifiedAt + 1] : undefined;
   const before = (measureAt >= 0 ? args.slice(0, measureAt) : args).filter((a, i) => !(verifiedAt >= 0 && i === verifiedAt + 1));
   const positional = before.filter((a) => !a.startsWith("--"));
+  const flags = before.filter((a) => a.startsWith("--") && a !== "--check" && a !== "--verified");
+  if (flags.length > 0) fail(`unknown option ${flags[0]}; ${USAGE}`, 2);
+  if (positional.length > 1) fail(`one dataset folder, not also ${positional[1]}; ${USAGE}`, 2);
+  if (verifiedAt >= 0 && (!verified || verified.startsWith("--"))) fail(`--verified needs a folder; ${USAGE}`, 2);
+  if (measureAt >= 0 && args.length === measureAt + 1) fail(`--measure needs task IDs; ${USAGE}`, 2);
   const dir = resolve(positional[0] ?? "datasets/debian");
   if (measureAt >= 0) await measure(dir, args.slice(measureAt + 1), verified);
   const text = renderCards(dir);

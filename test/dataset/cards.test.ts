@@ -34,8 +34,34 @@ describe("dataset cards", () => {
       writeFileSync(file, readFileSync(file, "utf8").replace("cwe: CWE-787", "cwe: memory"));
       const bad = cards([copy, "--check"]);
       expect([bad.exitCode, bad.stderr.toString()]).toEqual([1, `dataset-cards: ${file}: cwe: must look like CWE-787\n`]);
+      writeFileSync(file, "package: [\n");
+      const yaml = cards([copy, "--check"]);
+      expect([yaml.exitCode, yaml.stderr.toString()]).toEqual([
+        1,
+        `dataset-cards: ${file}: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:\n`,
+      ]);
+      const measurements = join(copy, "measurements.json");
+      cpSync(join(dataset, "expat-cve-2024-45490", "upstream", "sources.yaml"), file);
+      writeFileSync(measurements, "{bad");
+      const json = cards([copy, "--check"]);
+      expect([json.exitCode, json.stderr.toString()]).toEqual([1, `dataset-cards: ${measurements}: JSON Parse error: Expected '}'\n`]);
     } finally {
       tmp.cleanup();
+    }
+  });
+
+  test("a folder that is not a dataset is one line, exit 1; a malformed command line is exit 2", () => {
+    const missing = join(repoRoot, "no-such-dataset");
+    const r = cards([missing, "--check"]);
+    expect([r.exitCode, r.stderr.toString()]).toEqual([1, `dataset-cards: ${missing}: not a dataset folder\n`]);
+    const usage = "usage: bun scripts/dataset-cards.ts [DIR] [--check] [--verified OUT] [--measure TASK...]";
+    for (const [args, line] of [
+      [[dataset, "--bogus"], `unknown option --bogus; ${usage}`],
+      [[dataset, "--measure"], `--measure needs task IDs; ${usage}`],
+      [[dataset, "--verified"], `--verified needs a folder; ${usage}`],
+    ] as const) {
+      const u = cards([...args]);
+      expect([u.exitCode, u.stderr.toString()]).toEqual([2, `dataset-cards: ${line}\n`]);
     }
   });
 });
