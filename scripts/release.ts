@@ -16,7 +16,15 @@ import { npmCacheRoot } from "../src/run/agent-npm.ts";
 import { elfMachine, installNote, lockedIntegrity, runtimeFromNpm, TARGETS } from "./release-parts.ts";
 
 const root = resolve(import.meta.dir, "..");
-const { values } = parseArgs({ options: { target: { type: "string", multiple: true } } });
+const USAGE = "usage: bun scripts/release.ts [--target linux-x64|linux-arm64]...";
+let values: { target?: string[] };
+try {
+  ({ values } = parseArgs({ options: { target: { type: "string", multiple: true } } }));
+} catch (cause) {
+  // node's wording ("Unknown option '--x'", "Option '--target <value>' argument missing"), one line
+  console.error(`release: ${(cause as Error).message.split("\n")[0]}; ${USAGE}`);
+  process.exit(2);
+}
 const wanted = values.target ?? TARGETS.map((t) => t.name);
 const unknown = wanted.filter((w) => !TARGETS.some((t) => t.name === w));
 if (unknown.length > 0) {
