@@ -184,10 +184,11 @@ describe("agent", () => {
     dirs = newRun({ plugins: [{ name: "notes", hook: "after-grading", script: "true" }] });
     Bun.spawnSync(["chown", "4321:4322", dirs.results]);
     Bun.spawnSync(["chown", "4331:4332", dirs.archive]);
-    // 3 × 1200 levels of "d/": about 7200 bytes of path, beyond PATH_MAX (4096).
-    const chunk = Array.from({ length: 1200 }, () => "d").join("/");
+    // 4 × 50 levels of a 40-character name: about 8200 bytes of path, beyond PATH_MAX (4096), in
+    // few enough folders that the hand-back walk and the clean-up stay quick on a loaded machine.
+    const chunk = Array.from({ length: 50 }, () => "d".repeat(40)).join("/");
     const script = [
-      `bash -c 'cd "$SSE_ARCHIVE" && for i in 1 2 3; do mkdir -p ${chunk} && cd -P ${chunk}; done && echo deep > leaf'`,
+      `bash -c 'cd "$SSE_ARCHIVE" && for i in 1 2 3 4; do mkdir -p ${chunk} && cd -P ${chunk}; done && echo deep > leaf'`,
       'cd "$SSE_ARCHIVE"',
       "mkdir -m 2777 shared && echo x > shared/f && chmod 4777 shared/f",
       "mkdir -p plugins && mkfifo plugins/results.json && ln -s /etc/shadow plugins/notes.log && ln -s /dev/zero zero",
