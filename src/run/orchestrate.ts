@@ -240,6 +240,8 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   const timer = new PhaseTimer(reporter);
   const plan = await validateRun(opts, { home: deps.home, env: deps.env, warn: reporter.warn });
   checkAgentSource(plan.agent);
+  // A Swarm that is not there is said before any build, as a job says it before its first trial.
+  const early = deps.backend ?? (opts.backend === "swarm" ? await openBackend("swarm", docker, deps.env, reporter.debug, opts.constraints) : undefined);
   timer.lap("validation");
   const runId = opts.runId ?? newRunId(startedAt);
   // Before the run folder exists: a missing docker CLI or a dead engine leaves nothing behind.
@@ -259,7 +261,7 @@ export async function runTask(opts: RunOptions, deps: RunDeps): Promise<RunOutco
   let clientStatus = 0;
   let gateway: RunGateway | undefined;
   let modelTotals: RunTotals | undefined;
-  let backend: Backend | undefined = deps.backend;
+  let backend: Backend | undefined = early;
   let spec: ContainerSpec | undefined;
   try {
     await buildLayers(deps, plan, guard, images, known, run.path);
