@@ -17,7 +17,8 @@ export interface ImagesArgs {
 }
 
 function parseLabel(value: string | undefined): { key: string; value: string } | undefined {
-  if (value === undefined || value === "") return undefined;
+  // An empty value (an unset "$LABEL") is refused: `images prune --label ""` would otherwise prune every image.
+  if (value === undefined) return undefined;
   const at = value.indexOf("=");
   if (at <= 0) throw usageError(msg.badLabel(value));
   return { key: value.slice(0, at), value: value.slice(at + 1) };
