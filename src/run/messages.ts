@@ -104,6 +104,8 @@ export const msg = {
   /** `lister`: how to list the dataset's tasks */
   taskMissing: (id: string, dir: string, known: readonly string[] = [], lister = `ls ${dir}`) =>
     `Benchmark task ${id} does not exist in ${dir}.${mean(id, known)} Its tasks: ${lister}`,
+  localMissing: (dir: string) => `--local ${dir}: no such dataset folder`,
+  localNotFolder: (dir: string) => `--local ${dir}: not a folder; --local takes a dataset folder (its tasks are its subfolders)`,
   taskInvalid: (id: string, detail: string) => `Task ${id} is not a valid task: ${detail}`,
   patchAgentAlone: () =>
     "The patch agent grades patches made elsewhere: give them with --predictions FILE.jsonl (one {task, patch} a line)",

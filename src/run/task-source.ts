@@ -64,6 +64,7 @@ export async function loadTaskConfig(folder: string, id: string): Promise<TaskMe
 export async function resolveLocalTask(dir: string, id: string, registry: string): Promise<ResolvedTask> {
   const root = resolve(dir);
   const folder = join(root, id);
+  if (!isDir(root)) throw new UserError(existsSync(root) ? msg.localNotFolder(dir) : msg.localMissing(dir));
   if (!isDir(folder)) {
     const known = isDir(root) ? readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort() : [];
     const lister = existsSync(join(root, "manifest.json")) ? `ssebench tasks list --catalog ${dir}` : `ls ${dir}`;
