@@ -207,4 +207,20 @@ export const MUTATIONS: Mutation[] = [
     tests: ["test/runtime/results-upload.test.ts"],
     build: true,
   },
+  {
+    name: "codex-web-search-on",
+    what: "the codex driver leaves OpenAI's hosted live web search on (the default), so a real model can search the internet for the fix",
+    file: "src/agents/codex.ts",
+    from: '`web_search = "disabled"`,',
+    to: '`web_search = "live"`,',
+    tests: ["test/agents/codex.test.ts"],
+  },
+  {
+    name: "codex-mcp-optional",
+    what: "the codex driver lets codex start without the MCP server, so a run silently has no test_patch",
+    file: "src/agents/codex.ts",
+    from: '"required = true",',
+    to: '"required = false",',
+    tests: ["test/agents/codex.test.ts"],
+  },
 ];
