@@ -26,7 +26,7 @@ const docker = (args: string[]) => Bun.spawnSync(["docker", ...args], { stdout: 
 const REGISTRY = "ghcr.io/42-b3yond-6ug/ssebench";
 let n = 0;
 /** The real agents measured (name → agent layer tag). */
-const ALL_REAL: Record<string, string> = { "claude-code": "2.1.332", opencode: "1.18.33" };
+const ALL_REAL: Record<string, string> = { "claude-code": "2.1.332", codex: "0.171.0", opencode: "1.18.33" };
 const picked = process.argv.slice(3);
 const REAL = Object.fromEntries(Object.entries(ALL_REAL).filter(([a]) => picked.length === 0 || picked.includes(a)));
 
@@ -57,6 +57,8 @@ try {
   console.log("|---|---|---|---|---|---|");
   for (const task of tasks) {
     const builds: Record<string, number[]> = { dummy: [] };
+    // Untimed: brings the task's tool layer up to date, so that no agent's time includes it.
+    await run(task, "dummy", undefined);
     for (let i = 0; i < repeats; i++) {
       for (const [agent, version, model] of [...Object.entries(REAL).map(([a, v]) => [a, v, "scripted"] as const), ["dummy", "1.0.0", undefined] as const]) {
         docker(["image", "rm", `${REGISTRY}/agent-${agent}/${task}:${version}`]);
