@@ -12,6 +12,7 @@ export const registryMsg = {
   invalidDataset: (dir: string) => `${dir} has invalid tasks; run \`ssebench dataset validate\`:`,
   unknownTasks: (dir: string, names: readonly string[]) => `no such task in ${dir}: ${list(names)}`,
   badRevision: () => "Give the commit that the dataset is at as a full commit hash with --revision",
+  badRevisionFlag: (given: string) => `--revision ${JSON.stringify(given)} is not a full commit hash (40 lowercase hex digits)`,
   noTaskResults: (tasksDir: string) => `No task results in ${tasksDir}`,
   badVerdict: (file: string) => `${file}: not a verification result of \`dataset verify\` (an object whose runs are objects)`,
   noVerdict: (id: string, tasksDir: string) => `${id}: there is no verification result in ${tasksDir}`,

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { normaliseRegistry as normaliseBuildRegistry, DEFAULT_REGISTRY } from "../catalog/image-refs.ts";
 import { lockProblems, mergeLock } from "../dataset/lock.ts";
-import { describeCause, UserError } from "../errors.ts";
+import { describeCause, UserError, usageError } from "../errors.ts";
 import { parseImagesLock, renderImagesLock, renderPublicationRecord } from "../formats/images-lock.ts";
 import type { Manifest, PublicationRecord } from "../formats/manifest-types.ts";
 import { LOCK_FILE, RECORDS_DIR } from "../formats/patterns.ts";
@@ -47,6 +47,7 @@ interface Verdict {
 }
 
 function revisionOf(dir: string, given: string | undefined): string {
+  if (given !== undefined && !/^[0-9a-f]{40}$/.test(given)) throw usageError(m.badRevisionFlag(given));
   let rev = given;
   if (rev === undefined) {
     const r = Bun.spawnSync(["git", "-C", dir, "rev-parse", "HEAD"], { stdout: "pipe", stderr: "ignore" });

@@ -105,7 +105,7 @@ describe("dataset publish", () => {
   test("an unknown task, a short revision and no verdicts at all stop before anything is pushed", async () => {
     const s = await setUp();
     await expect(publish(s, engine(), { tasks: ["nope", TASK] })).rejects.toThrow(m.unknownTasks(s.dir, ["nope"]));
-    await expect(publish(s, engine(), { revision: "abc123" })).rejects.toThrow(m.badRevision());
+    await expect(publish(s, engine(), { revision: "abc123" })).rejects.toMatchObject({ message: m.badRevisionFlag("abc123"), exitCode: 2 });
     await expect(publish(s, engine(), { tasks: [] })).rejects.toThrow(m.noTaskResults(join(s.output, "tasks")));
   });
 });
