@@ -53,6 +53,7 @@ export function readUploadConfig(env: Env): UploadConfig | undefined {
   } catch {
     throw new UserError(msg.uploadFile(path, "is not JSON"));
   }
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw new UserError(msg.uploadFile(path, "is not a JSON object"));
   if (typeof doc.url !== "string" || !/^http:\/\/[^/]+\/./.test(doc.url)) throw new UserError(msg.uploadFile(path, 'has no "url" (http://…)'));
   if (typeof doc.token !== "string" || !/^[0-9a-f]{64}$/.test(doc.token)) throw new UserError(msg.uploadFile(path, 'has no "token" (64 hex digits)'));
   if (doc.socket !== undefined && (typeof doc.socket !== "string" || !doc.socket.startsWith("/"))) {
