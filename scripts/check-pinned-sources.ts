@@ -5,13 +5,17 @@
  *
  *   bun scripts/check-pinned-sources.ts DIR
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UserError } from "../src/errors.ts";
 import { msg } from "../src/run/messages.ts";
 import { readPinnedSources } from "../src/run/upstream-sources.ts";
 
 const dir = resolve(process.argv[2] ?? "datasets/debian");
+if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+  console.error(`check-pinned-sources: ${dir}: not a dataset folder`);
+  process.exit(1);
+}
 const tasks = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".") && existsSync(join(dir, e.name, "upstream", "sources.yaml")));
 let problems = 0;
 let files = 0;
