@@ -26,6 +26,7 @@ export const msg = {
   serving: (where: string, models: readonly string[]) => `Gateway listening on ${where} for ${models.join(", ")}`,
   badPort: (value: string) => `--port must be a port number from 0 to 65535 (got '${value}')`,
   noModels: (dir: string) => `${dir}: no models/*.yaml to serve`,
+  emptyModelFlag: () => "--model needs a model name (a <name>.yaml of the models folder); without --model every model is served",
   modelsNotFolder: (dir: string) => `--models ${dir}: not a folder; --models takes a folder of <name>.yaml models`,
   ledgerUnusable: (dir: string, detail: string) => `--ledger ${dir}: cannot keep model calls there: ${detail}`,
   issuedKey: (model: string, key: string) => `key for ${model}: ${key}`,

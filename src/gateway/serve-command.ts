@@ -40,6 +40,7 @@ export async function serveGateway(args: ServeArgs, env: NodeJS.ProcessEnv): Pro
   if (Number.isNaN(port)) throw usageError(msg.badPort(args.port ?? ""));
   const budget = args.budget === undefined ? DEFAULT_BUDGET_USD : Number(args.budget);
   if (!/^[0-9]*\.?[0-9]+$/.test(args.budget ?? "1") || !(budget > 0)) throw usageError(msg.budget(args.budget ?? ""));
+  if (args.names?.length === 0) throw usageError(msg.emptyModelFlag());
   const dir = resolve(args.models);
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(msg.modelsNotFolder(dir));
   const ledger = args.ledger ? resolve(args.ledger) : undefined;

@@ -57,5 +57,6 @@ describe("ssebench gateway serve", () => {
     expect(await ssebench(["gateway", "serve", "--port", "0", "--models", file])).toEqual({ exitCode: 1, stdout: "", stderr: `${msg.modelsNotFolder(file)}\n` });
     const r = await ssebench(["gateway", "serve", "--port", "0", "--model", "scripted", "--ledger", file]);
     expect(r).toEqual({ exitCode: 1, stdout: "", stderr: `${msg.ledgerUnusable(file, `EEXIST: file already exists, mkdir '${file}'`)}\n` });
+    expect(await ssebench(["gateway", "serve", "--port", "0", "--model", ""])).toEqual({ exitCode: 2, stdout: "", stderr: `${msg.emptyModelFlag()}\n` });
   });
 });
