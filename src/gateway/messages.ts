@@ -17,7 +17,7 @@ export const msg = {
   otherModel: (asked: string, allowed: string) => `This key may use model ${allowed} only, not ${asked}`,
   wireNotServed: (model: string, wire: string) => `Model ${model} does not speak the ${wire} wire`,
   budgetSpent: (spent: number, budget: number) =>
-    `Budget exhausted: this run spent $${spent.toFixed(4)} of its $${budget.toFixed(2)} budget; no further model calls are answered`,
+    `Budget exhausted: this run spent $${spent.toFixed(4)} of its $${budget >= 0.01 ? budget.toFixed(2) : String(budget)} budget; no further model calls are answered`,
   badJson: () => "The request body is not a JSON object",
   upstreamFailed: (detail: string) => `The model's upstream could not be reached: ${detail}`,
   notFound: (path: string) => `No such route: ${path}`,

@@ -54,6 +54,11 @@ describe("keys and budgets", () => {
   });
 });
 
+test("the budget-spent message shows a budget under a cent as given, not rounded to $0.00", () => {
+  expect(msg.budgetSpent(0.0006, 0.0001)).toBe("Budget exhausted: this run spent $0.0006 of its $0.0001 budget; no further model calls are answered");
+  expect(msg.budgetSpent(10.5, 10)).toBe("Budget exhausted: this run spent $10.5000 of its $10.00 budget; no further model calls are answered");
+});
+
 describe("forwarding to a real HTTP upstream", () => {
   const seen: { headers: Headers; body: any; path: string }[] = [];
   const upstream = Bun.serve({
