@@ -66,6 +66,8 @@ export function checkAgentDockerfile(text: string, file: string, agent: string):
     throw new UserError(msg.agentRefused(`${file}:${ins.line}`, agent, what, why));
   };
   for (const ins of instructions(text, file, agent)) {
+    // docker would refuse it too, but only after the task's layers were built
+    if (stages.length === 0 && ins.keyword !== "FROM" && ins.keyword !== "ARG") throw new UserError(msg.agentBeforeFrom(`${file}:${ins.line}`, agent, ins.keyword));
     const words = ins.args.split(/\s+/).filter((w) => w);
     switch (ins.keyword) {
       case "FROM": {
@@ -99,4 +101,5 @@ export function checkAgentDockerfile(text: string, file: string, agent: string):
       }
     }
   }
+  if (stages.length === 0) throw new UserError(msg.agentNoFrom(file, agent));
 }

@@ -128,6 +128,9 @@ export const msg = {
   npmFileMissing: (spec: string, path: string) => `Installing ${spec} from npm: ${path} is not in the install (agent.yaml npm.files)`,
   agentRefused: (where: string, agent: string, what: string, why: string) =>
     `${where}: agent '${agent}' may not use ${what} (${why})`,
+  agentNoFrom: (where: string, agent: string) => `${where}: agent '${agent}' has no FROM instruction (an agent's files are built FROM scratch)`,
+  agentBeforeFrom: (where: string, agent: string, keyword: string) =>
+    `${where}: agent '${agent}' starts with '${keyword}' (only ARG may come before the first FROM)`,
   agentNoCmd: (where: string, agent: string) => `${where}: agent '${agent}' sets no CMD (the agent's command)`,
   unknownModel: gatewayMsg.unknownModel,
   agentWiresMissing: () => "an agent that makes model calls lists the wires it speaks (wires: [anthropic, chat, responses] or a part)",

@@ -45,6 +45,13 @@ describe("agent Dockerfile", () => {
     expect(refused("# escape=`\nFROM scratch\n")).toBe(`${F}:1: agent 'evil' may not use the parser directive '# escape=\`' (parser directives change how this check reads the file)`);
   });
 
+  test("an empty Dockerfile, one with no FROM and one that starts with something else are refused before any build", () => {
+    expect(refused("")).toBe(`${F}: agent 'evil' has no FROM instruction (an agent's files are built FROM scratch)`);
+    expect(refused("# only a comment\nARG X=1\n")).toBe(`${F}: agent 'evil' has no FROM instruction (an agent's files are built FROM scratch)`);
+    expect(refused("ARG X=1\ngarbage here\nFROM scratch\n")).toBe(`${F}:2: agent 'evil' starts with 'GARBAGE' (only ARG may come before the first FROM)`);
+    expect(refused("RUN true\nFROM scratch\n")).toBe(`${F}:1: agent 'evil' starts with 'RUN' (only ARG may come before the first FROM)`);
+  });
+
   test("the shipped agents pass", () => {
     for (const name of ["dummy", "reference"]) {
       const file = join(import.meta.dir, "..", "..", "agents", name, "Dockerfile");
