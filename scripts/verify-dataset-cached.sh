@@ -2,7 +2,7 @@
 # `ssebench dataset verify` of the tasks of a dataset that changed since they last passed on this
 # machine. For datasets whose case images are slow to build (datasets/debian).
 #
-#   scripts/verify-dataset-cached.sh DIR [TASK ...]     (default: every task folder of DIR)
+#   scripts/verify-dataset-cached.sh [--stamp-from OUT]... DIR [TASK ...]   (default: every task folder of DIR)
 #
 # Each task's key is the sha256 of: every file of its folder (path and content), `ssebench
 # --version`, and the ID of its base image. A pass leaves the stamp
@@ -10,9 +10,18 @@
 # stamp exists is not verified again, so changing one task re-verifies only that one. Before
 # that, every pinned source URL is asked for (HEAD), so a version that left Debian's archive fails
 # CI even when every verify is cached. Needs dist/ssebench, the engine and the base images.
+# --stamp-from OUT takes a `dataset verify --output OUT` already finished on this machine: a task
+# whose record there passed, grading a case image built from exactly its current files and base
+# images (scripts/verified-image-current.ts), is stamped without being verified again.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+stamp_from=()
+while [ "${1:-}" = --stamp-from ]; do
+  [ $# -ge 2 ] || { echo "usage: --stamp-from needs a dataset verify --output folder" >&2; exit 2; }
+  stamp_from+=("$2")
+  shift 2
+done
 [ $# -ge 1 ] || { echo "usage: scripts/verify-dataset-cached.sh DIR [TASK ...]" >&2; exit 2; }
 dir=$(cd "$1" && pwd)
 shift
@@ -40,9 +49,17 @@ for task in "${tasks[@]}"; do
   stamp_of[$task]=$stamps/$name-$task-$key
   if [ -f "${stamp_of[$task]}" ]; then
     say "$task: unchanged since it passed on $(cat "${stamp_of[$task]}"); not verified again"
-  else
-    todo+=("$task")
+    continue
   fi
+  for from in "${stamp_from[@]}"; do
+    if [ -f "$from/tasks/$task.json" ] && bun "$repo/scripts/verified-image-current.ts" "$from/tasks/$task.json" "$dir/$task"; then
+      mkdir -p "$stamps"
+      echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) (dataset verify --output $from)" >"${stamp_of[$task]}"
+      say "$task: stamped from the passing verify in $from"
+      continue 2
+    fi
+  done
+  todo+=("$task")
 done
 [ ${#todo[@]} -gt 0 ] || exit 0
 

@@ -1,0 +1,54 @@
+/**
+ * Exit 0 when a finished `dataset verify` record (OUT/tasks/<id>.json) passed and graded a case
+ * image built from exactly the task folder's current files and the current base images — the
+ * same inputs hash `ssebench run` compares before reusing a case image. Used by
+ * scripts/verify-dataset-cached.sh --stamp-from OUT, so a verify already run on this machine need
+ * not be run again for CI's stamps; anything else (failed, another image, changed files) exits 1
+ * with one line saying why.
+ *
+ *   bun scripts/verified-image-current.ts OUT/tasks/<id>.json TASK_FOLDER
+ */
+import { readFileSync } from "node:fs";
+import { DEFAULT_REGISTRY, normaliseRegistry } from "../src/catalog/image-refs.ts";
+import { caseInputs } from "../src/run/case-image.ts";
+import { baseImages } from "../src/run/case-image.ts";
+import type { ImageInfo } from "../src/run/layers.ts";
+
+const [recordPath, folder] = process.argv.slice(2);
+if (!recordPath || !folder) {
+  console.error("usage: bun scripts/verified-image-current.ts OUT/tasks/<id>.json TASK_FOLDER");
+  process.exit(2);
+}
+const no = (why: string): never => {
+  console.error(`${recordPath}: not usable as a stamp: ${why}`);
+  process.exit(1);
+};
+
+function inspect(ref: string): { id: string; inputs: string } | undefined {
+  const r = Bun.spawnSync(["docker", "image", "inspect", "--format", '{{.Id}} {{index .Config.Labels "ssebench.inputs"}}', ref]);
+  if (r.exitCode !== 0) return undefined;
+  const [id = "", inputs = ""] = r.stdout.toString().trim().split(" ");
+  return { id, inputs };
+}
+
+let record: { ok?: unknown; runs?: Record<string, { image?: unknown }> };
+try {
+  record = JSON.parse(readFileSync(recordPath, "utf8"));
+} catch (e) {
+  no(`cannot read it (${(e as Error).message})`);
+  throw e;
+}
+if (record.ok !== true) no("the verify did not pass");
+const images = new Set(["reference", "dummy"].map((agent) => record.runs?.[agent]?.image));
+const [image] = images;
+if (images.size !== 1 || typeof image !== "string") no("the reference and dummy runs did not grade one case image");
+const graded = inspect(image as string) ?? no(`the graded case image ${image} is no longer on this engine`);
+
+const registry = normaliseRegistry(process.env.SSEBENCH_REGISTRY?.trim() || DEFAULT_REGISTRY);
+const bases = new Map<string, ImageInfo>();
+for (const ref of baseImages(readFileSync(`${folder}/Dockerfile`, "utf8"), registry)) {
+  const info = inspect(ref) ?? no(`its base image ${ref} is not on this engine`);
+  bases.set(ref, { id: info.id, inputs: info.inputs, cmd: [] });
+}
+const current = caseInputs(folder, registry, bases);
+if (graded.inputs !== current) no(`the graded image was built from other inputs (${graded.inputs.slice(0, 12)}) than ${folder} has now (${current.slice(0, 12)})`);
