@@ -96,6 +96,17 @@ export class SwarmBackend implements Backend {
     }
     const results = env.SSEBENCH_SWARM_RESULTS || "upload";
     if (results !== "upload" && results !== "copy") throw new UserError(msg.swarmResultsSetting(results));
+    // Checked here, not when the first layer is pushed (after the builds), and named as the variable.
+    for (const name of ["SSEBENCH_SWARM_REGISTRY", "SSEBENCH_SWARM_REGISTRY_PULL"] as const) {
+      const value = env[name];
+      if (!value) continue;
+      const { checkedRegistry } = await import("../registry/push.ts");
+      try {
+        checkedRegistry(value);
+      } catch {
+        throw new UserError(msg.swarmRegistrySetting(name, value));
+      }
+    }
     const backend = new SwarmBackend(manager, nodes, env, connect, constraints, jobsCleanUp(version), results === "upload" ? nodeId : undefined);
     backend.local = local;
     return backend;

@@ -114,6 +114,15 @@ describe("swarm backend lifecycle", () => {
     await expect(open({ SSEBENCH_SWARM_NODES: "x" })).rejects.toThrow(msg.swarmNodes("x"));
   });
 
+  test("a malformed SSEBENCH_SWARM_REGISTRY or _PULL is refused when the backend opens, named as the variable", async () => {
+    for (const name of ["SSEBENCH_SWARM_REGISTRY", "SSEBENCH_SWARM_REGISTRY_PULL"]) {
+      const opened = SwarmBackend.open({ [name]: "Not A Registry!" }, () => {}, [], () => new FakeManager(MANAGER));
+      await expect(opened).rejects.toThrow(msg.swarmRegistrySetting(name, "Not A Registry!"));
+    }
+    const ok = await SwarmBackend.open({ SSEBENCH_SWARM_REGISTRY: "127.0.0.1:5000", SSEBENCH_SWARM_REGISTRY_PULL: "registry.local:5000/ci" }, () => {}, [], () => new FakeManager(MANAGER));
+    expect(await ok.close()).toEqual([]);
+  });
+
   test("a task that completes: its exit code and times; cleanup removes service, secret and network", async () => {
     const { backend, fake } = await backendWith([["inspect", task({ State: "complete", Timestamp: "2026-01-01T00:00:09Z", ContainerStatus: { ContainerID: "c1", ExitCode: 0 } })]]);
     const trial = backend.start(spec, () => {});
