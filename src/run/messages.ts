@@ -56,6 +56,7 @@ export const msg = {
   swarmNoResults: (node: string) =>
     `No results collected: no engine address for node ${node} in SSEBENCH_SWARM_NODES (SSEBENCH_SWARM_RESULTS=copy needs one; the default, upload, does not)`,
   swarmUploadFailed: (reason: string) => `The trial's results did not come home: ${reason}`,
+  swarmNumberSetting: (name: string, value: string) => `${name}=${JSON.stringify(value)}: expected a positive number`,
   swarmRegistrySetting: (name: string, value: string) => `${name}=${JSON.stringify(value)}: expected a registry address, host[:port][/path] in lower case`,
   swarmResultsSetting: (value: string) => `SSEBENCH_SWARM_RESULTS=${JSON.stringify(value)}: expected upload (the default) or copy`,
   swarmCopyFailed: (what: string, detail: string) => `Could not copy the trial's ${what} from its node: ${detail}`,

@@ -96,6 +96,11 @@ export class SwarmBackend implements Backend {
     }
     const results = env.SSEBENCH_SWARM_RESULTS || "upload";
     if (results !== "upload" && results !== "copy") throw new UserError(msg.swarmResultsSetting(results));
+    for (const name of ["SSEBENCH_SWARM_START_TIMEOUT", "SSEBENCH_SWARM_POLL_MS", "SSEBENCH_SWARM_UPLOAD_WAIT"] as const) {
+      const value = env[name];
+      // Unset or empty takes the default; anything else must be a positive number (a negative one failed every trial at once).
+      if (value && !(Number(value) > 0 && Number.isFinite(Number(value)))) throw new UserError(msg.swarmNumberSetting(name, value));
+    }
     // Checked here, not when the first layer is pushed (after the builds), and named as the variable.
     for (const name of ["SSEBENCH_SWARM_REGISTRY", "SSEBENCH_SWARM_REGISTRY_PULL"] as const) {
       const value = env[name];

@@ -114,10 +114,16 @@ describe("swarm backend lifecycle", () => {
     await expect(open({ SSEBENCH_SWARM_NODES: "x" })).rejects.toThrow(msg.swarmNodes("x"));
   });
 
-  test("a malformed SSEBENCH_SWARM_REGISTRY or _PULL is refused when the backend opens, named as the variable", async () => {
+  test("a malformed SSEBENCH_SWARM_REGISTRY or _PULL, or a timing variable that is not a positive number, is refused when the backend opens, named as the variable", async () => {
     for (const name of ["SSEBENCH_SWARM_REGISTRY", "SSEBENCH_SWARM_REGISTRY_PULL"]) {
       const opened = SwarmBackend.open({ [name]: "Not A Registry!" }, () => {}, [], () => new FakeManager(MANAGER));
       await expect(opened).rejects.toThrow(msg.swarmRegistrySetting(name, "Not A Registry!"));
+    }
+    for (const name of ["SSEBENCH_SWARM_START_TIMEOUT", "SSEBENCH_SWARM_POLL_MS", "SSEBENCH_SWARM_UPLOAD_WAIT"]) {
+      for (const value of ["-1", "0", "abc", "Infinity"]) {
+        const opened = SwarmBackend.open({ [name]: value }, () => {}, [], () => new FakeManager(MANAGER));
+        await expect(opened).rejects.toThrow(msg.swarmNumberSetting(name, value));
+      }
     }
     const ok = await SwarmBackend.open({ SSEBENCH_SWARM_REGISTRY: "127.0.0.1:5000", SSEBENCH_SWARM_REGISTRY_PULL: "registry.local:5000/ci" }, () => {}, [], () => new FakeManager(MANAGER));
     expect(await ok.close()).toEqual([]);
