@@ -146,10 +146,8 @@ function regularFile(path: string): void {
  */
 export async function agentUsesModel(agentsDir: string, spec: string): Promise<boolean> {
   const { file, name } = agentFile(agentsDir, spec);
-  try {
-    const text = readFileSync(file, "utf8");
-    return (await cachedValidation(cacheDir(process.env, "agents"), name, `${file}\0${text}`, () => parseAgentYaml(file, name, text))).usesModel;
-  } catch {
-    return true;
-  }
+  // An agent.yaml that does not load is named first, like an unknown agent: asking for --model would send the user the wrong way.
+  regularFile(file);
+  const text = readFileSync(file, "utf8");
+  return (await cachedValidation(cacheDir(process.env, "agents"), name, `${file}\0${text}`, () => parseAgentYaml(file, name, text))).usesModel;
 }

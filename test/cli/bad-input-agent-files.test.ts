@@ -19,8 +19,7 @@ function agentFolder(name: string): string {
   return dir;
 }
 
-const run = (dir: string, more: string[] = []) =>
-  ssebench(["run", "--task", "htmlesc-quote-overflow", "--agent", dir, ...more, "--results", join(scratch.path, "results")]);
+const run = (dir: string) => ssebench(["run", "--task", "htmlesc-quote-overflow", "--agent", dir, "--results", join(scratch.path, "results")]);
 
 describe("an agent folder's files must be regular files", () => {
   test("a symlinked Dockerfile is refused, naming its target", async () => {
@@ -47,13 +46,24 @@ describe("an agent folder's files must be regular files", () => {
     expect(r.exitCode).toBe(1);
   });
 
-  // An agent.yaml that does not load is taken to need a model (the spec checks --model first).
-  test("a folder named agent.yaml is refused", async () => {
+  test("a folder named agent.yaml is refused, before --model is asked for", async () => {
     const dir = join(scratch.path, "yamlfolder");
     mkdirSync(join(dir, "agent.yaml"), { recursive: true });
     writeFileSync(join(dir, "Dockerfile"), "FROM scratch\n");
-    const r = await run(dir, ["--model", "scripted"]);
+    const r = await run(dir);
     expect(r.stderr.trim()).toBe(msg.agentInvalid(join(dir, "agent.yaml"), msg.agentFileNotFile()));
+    expect(r.exitCode).toBe(1);
+  });
+
+  test("an agent.yaml that is not YAML is named with its line, before --model is asked for", async () => {
+    const dir = join(scratch.path, "badyaml");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "agent.yaml"), "name: [\n");
+    writeFileSync(join(dir, "Dockerfile"), "FROM scratch\n");
+    const r = await run(dir);
+    expect(r.stderr.trim()).toBe(
+      msg.agentInvalid(join(dir, "agent.yaml"), "Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:"),
+    );
     expect(r.exitCode).toBe(1);
   });
 });
