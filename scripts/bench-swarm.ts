@@ -7,7 +7,7 @@
  * layer to a node that lacks it (`docker save | docker load`), the registry's stand-in.
  * Needs the shared engine with the base images, the test swarm (scripts/swarm-two-node.sh start;
  * eval "$(bash scripts/swarm-two-node.sh env)"), and a build.
- * Usage: bun scripts/bench-swarm.ts   (BENCH_ROUNDS=N, default 5)
+ * Usage: bun scripts/bench-swarm.ts   (BENCH_ROUNDS=N, default 5; BENCH_ONLY_OVERHEAD=1: the first part only)
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,7 +50,7 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 try {
   const one = ["--task", task, "--agent", "dummy"];
-  const modes: Record<string, string[]> = { local: one, swarm: [...one, "--backend", "swarm"] };
+  const modes: Record<string, string[]> = { local: one, swarm: [...one, "--backend", "swarm", "--constraint", "node.labels.ssebench.role==runner"] };
   // Warm-up: layers built, the agent layer loaded into both nodes.
   for (const args of Object.values(modes)) run(args);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -64,31 +64,33 @@ try {
   console.log(`per-trial overhead of the swarm backend: ${s(swarm - local)} (goal ≤ 2 s)`);
   for (const name of ["local", "swarm"]) console.log(`  ${name}: ${(times[name] as Timed[]).map((t) => s(t.ms)).join(", ")}`);
 
-  // Spread: 6 trials, 2 at once, no constraint; each node's engine says which run IDs it started.
-  const since = new Date().toISOString();
-  const jobStarted = performance.now();
-  const job = Bun.spawnSync([bin, "run", "--local", demo, "--results", results, "--cpus", "1", "--memory", "2g", "--task", task, "--agent", "dummy", "--attempts", "6", "--jobs", "2", "--job", "bench-spread", "--backend", "swarm"], { stdout: "pipe", stderr: "pipe" });
-  const jobMs = performance.now() - jobStarted;
-  if (job.exitCode !== 0) throw new Error(`spread job: exit ${job.exitCode}\n${job.stdout}\n${job.stderr}`);
-  const perNode = [...nodes].map(([id, host]) => {
-    const label = docker(manager, ["node", "inspect", "--format", '{{index .Spec.Labels "ssebench.node"}}', id]) || id.slice(0, 8);
-    const started = docker(host, ["events", "--since", since, "--until", new Date().toISOString(), "--filter", "type=container", "--filter", "event=start", "--filter", "label=ssebench.task-id", "--format", "x"]);
-    return `${label} ${started.split("\n").filter(Boolean).length}`;
-  });
-  console.log(`job of 6 trials, --jobs 2, no constraint: ${s(jobMs)}; trials per node: ${perNode.join(", ")}`);
+  if (process.env.BENCH_ONLY_OVERHEAD !== "1") {
+    // Spread: 6 trials, 2 at once, no constraint; each node's engine says which run IDs it started.
+    const since = new Date().toISOString();
+    const jobStarted = performance.now();
+    const job = Bun.spawnSync([bin, "run", "--local", demo, "--results", results, "--cpus", "1", "--memory", "2g", "--task", task, "--agent", "dummy", "--attempts", "6", "--jobs", "2", "--job", "bench-spread", "--backend", "swarm"], { stdout: "pipe", stderr: "pipe" });
+    const jobMs = performance.now() - jobStarted;
+    if (job.exitCode !== 0) throw new Error(`spread job: exit ${job.exitCode}\n${job.stdout}\n${job.stderr}`);
+    const perNode = [...nodes].map(([id, host]) => {
+      const label = docker(manager, ["node", "inspect", "--format", '{{index .Spec.Labels "ssebench.node"}}', id]) || id.slice(0, 8);
+      const started = docker(host, ["events", "--since", since, "--until", new Date().toISOString(), "--filter", "type=container", "--filter", "event=start", "--filter", "label=ssebench.task-id", "--format", "x"]);
+      return `${label} ${started.split("\n").filter(Boolean).length}`;
+    });
+    console.log(`job of 6 trials, --jobs 2, no constraint: ${s(jobMs)}; trials per node: ${perNode.join(", ")}`);
 
-  // An agent layer to a node that lacks it: the manager's copy is removed (its engine is the test swarm's own).
-  const [mgrId, mgrHost] = [...nodes].find(([id]) => docker(manager, ["node", "inspect", "--format", "{{.Spec.Role}}", id]) === "manager") as [string, string];
-  const image = docker(undefined, ["image", "inspect", "--format", "{{.Id}}", `ghcr.io/42-b3yond-6ug/ssebench/agent-dummy/${task}:1.0.0`]);
-  const bytes = Number(docker(undefined, ["image", "inspect", "--format", "{{.Size}}", image]));
-  docker(mgrHost, ["image", "rm", "--force", image]);
-  const loadStarted = performance.now();
-  const load = Bun.spawnSync(["sh", "-c", `docker save ${image} | DOCKER_HOST=${mgrHost} docker load --quiet`], { stdout: "pipe", stderr: "pipe" });
-  const loadMs = performance.now() - loadStarted;
-  if (load.exitCode !== 0) throw new Error(`save | load: ${load.stderr}`);
-  console.log(`agent layer (${(bytes / 1e9).toFixed(2)} GB with its bases) into node ${mgrId.slice(0, 8)} after removing it there: ${s(loadMs)}`);
-  const runDirs = readdirSync(join(results, task, "none", "dummy")).filter((d) => d !== "latest");
-  console.log(`(${runDirs.length} run folders written)`);
+    // An agent layer to a node that lacks it: the manager's copy is removed (its engine is the test swarm's own).
+    const [mgrId, mgrHost] = [...nodes].find(([id]) => docker(manager, ["node", "inspect", "--format", "{{.Spec.Role}}", id]) === "manager") as [string, string];
+    const image = docker(undefined, ["image", "inspect", "--format", "{{.Id}}", `ghcr.io/42-b3yond-6ug/ssebench/agent-dummy/${task}:1.0.0`]);
+    const bytes = Number(docker(undefined, ["image", "inspect", "--format", "{{.Size}}", image]));
+    docker(mgrHost, ["image", "rm", "--force", image]);
+    const loadStarted = performance.now();
+    const load = Bun.spawnSync(["sh", "-c", `docker save ${image} | DOCKER_HOST=${mgrHost} docker load --quiet`], { stdout: "pipe", stderr: "pipe" });
+    const loadMs = performance.now() - loadStarted;
+    if (load.exitCode !== 0) throw new Error(`save | load: ${load.stderr}`);
+    console.log(`agent layer (${(bytes / 1e9).toFixed(2)} GB with its bases) into node ${mgrId.slice(0, 8)} after removing it there: ${s(loadMs)}`);
+    const runDirs = readdirSync(join(results, task, "none", "dummy")).filter((d) => d !== "latest");
+    console.log(`(${runDirs.length} run folders written)`);
+  }
 } finally {
   rmSync(results, { recursive: true, force: true });
 }

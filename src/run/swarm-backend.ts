@@ -44,6 +44,7 @@ class SwarmTrial implements Trial {
   finishedAt: string | null = null;
   exitCode: number | null = null;
   upload: ExpectedUpload | undefined;
+  ended = false;
   constructor(readonly names: TrialNames, readonly withPatch: boolean) {}
   id(): string | undefined {
     return this.service;
@@ -157,10 +158,19 @@ export class SwarmBackend implements Backend {
       const r = await this.manager.call(args);
       if (r.code !== 0) throw new UserError(`docker ${args.slice(0, 2).join(" ")} ${args.at(-1)}: ${firstLine(r.stderr)}`);
     };
+    // The relay is created first and checked alongside the trial: it starts as fast as the trial's
+    // own task and long before the entrypoint's upload at the end (waiting first cost ~1.6 s here).
+    let relayUp: Promise<UserError | undefined> = Promise.resolve(undefined);
     try {
       await create(networkArgs(names, runId));
       if (spec.referencePatch) await create(["secret", "create", "--label", `ssebench.run-id=${runId}`, names.patchSecret, spec.referencePatch]);
-      if (this.uploadNode) await this.startUpload(trial, spec, runId, create);
+      if (this.uploadNode) {
+        await this.startUpload(trial, spec, runId, create);
+        relayUp = this.relayRunning(names.relay, trial).then(
+          () => undefined,
+          (e: unknown) => (e instanceof UserError ? e : new UserError(String(e))),
+        );
+      }
       await create(serviceArgs({ names, spec, image: spec.image, constraints: this.constraints, withPatch: trial.withPatch, withUpload: trial.upload !== undefined, jobMode: this.jobMode }));
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
@@ -168,7 +178,8 @@ export class SwarmBackend implements Backend {
       return 125;
     }
     trial.service = names.service;
-    const code = await this.watch(trial);
+    const [code, relayFailed] = await Promise.all([this.watch(trial).finally(() => (trial.ended = true)), relayUp]);
+    if (relayFailed && !trial.refusal) trial.refusal = relayFailed.message;
     const logs = await this.manager.call(["service", "logs", "--raw", names.service], { signal: AbortSignal.timeout(15_000) }).catch(() => undefined);
     if (logs && (logs.stdout || logs.stderr)) onOutput(logs.stdout + logs.stderr);
     return code;
@@ -187,14 +198,15 @@ export class SwarmBackend implements Backend {
       rmSync(temp, { recursive: true, force: true });
     }
     await create(relayArgs({ names: trial.names, image: spec.image, node: this.uploadNode as string, socketDir: dir, socketName: RECEIVER_SOCKET, runId }));
-    await this.relayRunning(trial.names.relay);
   }
 
-  /** The relay must be up before the trial starts, or its upload would find no one: else a start error. */
-  private async relayRunning(relay: string): Promise<void> {
+  /** The relay must come up, or the trial's upload finds no one: else the trial is a start error. */
+  private async relayRunning(relay: string, trial: SwarmTrial): Promise<void> {
     const startBy = Date.now() + (Number(this.env.SSEBENCH_SWARM_START_TIMEOUT) || 600) * 1000;
     let state = "new";
     while (Date.now() < startBy) {
+      // A trial that ended or was stopped first: its upload's outcome says whether the relay was missed.
+      if (trial.ended || trial.stopping) return;
       const r = await this.manager.call(["service", "ps", "--no-trunc", "--format", "{{.CurrentState}}\t{{.Error}}", relay]);
       const [current = "", error = ""] = (r.stdout.trim().split("\n")[0] ?? "").split("\t");
       state = current.split(" ")[0]?.toLowerCase() || "new";
