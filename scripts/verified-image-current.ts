@@ -10,9 +10,9 @@
  */
 import { readFileSync } from "node:fs";
 import { DEFAULT_REGISTRY, normaliseRegistry } from "../src/catalog/image-refs.ts";
-import { caseInputs } from "../src/run/case-image.ts";
-import { baseImages } from "../src/run/case-image.ts";
-import type { ImageInfo } from "../src/run/layers.ts";
+import { baseImages, caseInputs } from "../src/run/case-image.ts";
+import { DockerCli } from "../src/run/docker.ts";
+import { inspectImages } from "../src/run/layers.ts";
 
 const [recordPath, folder] = process.argv.slice(2);
 if (!recordPath || !folder) {
@@ -23,13 +23,6 @@ const no = (why: string): never => {
   console.error(`${recordPath}: not usable as a stamp: ${why}`);
   process.exit(1);
 };
-
-function inspect(ref: string): { id: string; inputs: string } | undefined {
-  const r = Bun.spawnSync(["docker", "image", "inspect", "--format", '{{.Id}} {{index .Config.Labels "ssebench.inputs"}}', ref]);
-  if (r.exitCode !== 0) return undefined;
-  const [id = "", inputs = ""] = r.stdout.toString().trim().split(" ");
-  return { id, inputs };
-}
 
 let record: { ok?: unknown; runs?: Record<string, { image?: unknown }> };
 try {
@@ -42,13 +35,12 @@ if (record.ok !== true) no("the verify did not pass");
 const images = new Set(["reference", "dummy"].map((agent) => record.runs?.[agent]?.image));
 const [image] = images;
 if (images.size !== 1 || typeof image !== "string") no("the reference and dummy runs did not grade one case image");
-const graded = inspect(image as string) ?? no(`the graded case image ${image} is no longer on this engine`);
 
+// One lookup, with run's own parsing, for the graded image and the bases its inputs hash names.
 const registry = normaliseRegistry(process.env.SSEBENCH_REGISTRY?.trim() || DEFAULT_REGISTRY);
-const bases = new Map<string, ImageInfo>();
-for (const ref of baseImages(readFileSync(`${folder}/Dockerfile`, "utf8"), registry)) {
-  const info = inspect(ref) ?? no(`its base image ${ref} is not on this engine`);
-  bases.set(ref, { id: info.id, inputs: info.inputs, cmd: [] });
-}
+const baseRefs = baseImages(readFileSync(`${folder}/Dockerfile`, "utf8"), registry);
+const known = await inspectImages(new DockerCli(), [image as string, ...baseRefs]);
+const graded = known.get(image as string) ?? no(`the graded case image ${image} is no longer on this engine`);
+const bases = new Map(baseRefs.map((ref) => [ref, known.get(ref) ?? no(`its base image ${ref} is not on this engine`)]));
 const current = caseInputs(folder, registry, bases);
 if (graded.inputs !== current) no(`the graded image was built from other inputs (${graded.inputs.slice(0, 12)}) than ${folder} has now (${current.slice(0, 12)})`);
