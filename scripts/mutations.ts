@@ -208,6 +208,15 @@ export const MUTATIONS: Mutation[] = [
     build: true,
   },
   {
+    name: "no-new-privs-unset",
+    what: "the entrypoint never sets no_new_privs, so on a swarm (no --security-opt) a setuid-root binary in the image makes the agent root",
+    file: "src/runtime/no-new-privs.ts",
+    from: "const rc = libc.symbols.prctl(PR_SET_NO_NEW_PRIVS, 1n, 0n, 0n, 0n);",
+    to: "const rc = 0;",
+    tests: ["test/runtime/walls.test.ts"],
+    build: true,
+  },
+  {
     name: "codex-web-search-on",
     what: "the codex driver leaves OpenAI's hosted live web search on (the default), so a real model can search the internet for the fix",
     file: "src/agents/codex.ts",

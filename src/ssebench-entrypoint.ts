@@ -6,6 +6,13 @@ import { ExitCode, UserError } from "./errors.ts";
 import { msg } from "./runtime/messages.ts";
 import { VERSION } from "./version.ts";
 import { writeOut } from "./runtime/write-out.ts";
+import { setNoNewPrivs } from "./runtime/no-new-privs.ts";
+
+/** Before anything else of a run container's own modes: what they start inherits the flag. */
+function noNewPrivs(): void {
+  const problem = setNoNewPrivs();
+  if (problem !== undefined) throw new UserError(msg.noNewPrivs(problem));
+}
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "--version") {
@@ -14,7 +21,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (argv[0] === "check") return (await import("./runtime/tool-api/check-command.ts")).runCheck(argv.slice(1), process.env);
   if (argv[0] === "agent-driver") return (await import("./agents/index.ts")).runDriver(argv.slice(1), process.env);
-  if (argv[0] === "relay") return (await import("./runtime/relay-command.ts")).runRelay(argv.slice(1));
+  if (argv[0] === "relay") {
+    noNewPrivs();
+    return (await import("./runtime/relay-command.ts")).runRelay(argv.slice(1));
+  }
   if (argv[0] === "artifact") return (await import("./runtime/artifact.ts")).writeManifest(process.env);
   if (argv[0] === "oracle") return (await import("./runtime/oracle/command.ts")).runOracle(process.env);
   if (argv[0] === "prepare") {
@@ -22,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
     const { runPrepare } = await import("./runtime/prepare-command.ts");
     return runPrepare(process.env);
   }
+  noNewPrivs();
   // The sandbox needs an init: a Bun PID 1 neither reaps orphans nor gets default signal actions.
   if (process.pid === 1) throw new UserError(msg.pid1());
   let i = 0;

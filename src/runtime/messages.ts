@@ -6,6 +6,7 @@ export const msg = {
   unknownFlag: (flag: string) => `ssebench-entrypoint: unknown flag "${flag}"`,
   pid1: () =>
     "ssebench-entrypoint: refusing to run as PID 1: start the container with an init (docker run --init)",
+  noNewPrivs: (problem: string) => `ssebench-entrypoint: cannot set no_new_privs, refusing to run the agent without it: ${problem}`,
   oldBun: (version: string) => `ssebench-entrypoint: built with Bun ${version}; 1.4.0 or newer is required (older Bun ignores uid/gid)`,
   archiveRequired: () => "ssebench-entrypoint: SSE_ARCHIVE environment variable is required",
   badNumber: (name: string, value: string) =>

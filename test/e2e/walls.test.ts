@@ -7,10 +7,10 @@
  * container users' uids 1000/999).
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/summary.ts";
-import { ssebench, tempDir } from "../helpers/cli.ts";
+import { entrypointBin, ssebench, tempDir } from "../helpers/cli.ts";
 import { dropUsers, ensureUsers, newRun, runEntrypoint, shAgent } from "../runtime/harness.ts";
 import { DEMO_TASK, demoDir, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";
 
@@ -83,5 +83,19 @@ describe.skipIf(!E2E)(`runtime walls on a real engine${SKIP_REASON}`, () => {
     // The agent slept its 20 s out (exit 0, not 137) and every check ran as usual.
     expect(s.runtime_result).toMatchObject({ agent_exit_code: 0 });
     expect(s.patch_result).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, func_test_success: true, error_type: null });
+  });
+});
+
+describe.skipIf(!E2E)(`no_new_privs fails closed${SKIP_REASON}`, () => {
+  test("a container where prctl(PR_SET_NO_NEW_PRIVS) is refused (seccomp) never starts the agent: one line, exit 1", () => {
+    const profile = join(results.path, "no-nnp-seccomp.json");
+    const refuse = { names: ["prctl"], action: "SCMP_ACT_ERRNO", args: [{ index: 0, value: 38, op: "SCMP_CMP_EQ" }] };
+    writeFileSync(profile, JSON.stringify({ defaultAction: "SCMP_ACT_ALLOW", syscalls: [refuse] }));
+    const r = Bun.spawnSync(["docker", "run", "--rm", "--init", "--network", "none", "--security-opt", `seccomp=${profile}`,
+      "--mount", `type=bind,source=${entrypointBin},target=/usr/local/bin/ssebench-entrypoint,readonly`, "--entrypoint", "/usr/local/bin/ssebench-entrypoint",
+      "-e", "SSE_ARCHIVE=/tmp", "ssebench/debian-root:bookworm", "--mode", "sandbox", "--", "sh", "-c", "echo AGENT-RAN"]);
+    expect(r.stdout.toString()).toBe("");
+    expect(r.stderr.toString()).toBe("ssebench-entrypoint: cannot set no_new_privs, refusing to run the agent without it: prctl(PR_SET_NO_NEW_PRIVS, 1): EPERM\n");
+    expect(r.exitCode).toBe(1);
   });
 });

@@ -4,7 +4,7 @@
  * grade stays the agent's and the grader unharmed. Fork bombs run under a small RLIMIT_NPROC.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dropUsers, ensureUsers, ipcOf, liveThreadsOf, newRun, type RunDirs, runEntrypoint, shAgent, testUids } from "./harness.ts";
 
@@ -196,5 +196,25 @@ describe("the archive is bounded at the end of the run", () => {
     expect(exists("small.txt")).toBe(true);
     expect(exists("plugins/note.log")).toBe(true);
     expect(readFileSync(join(dirs.results, "entrypoint.log"), "utf8")).toContain("Archive over its bound: largest files removed");
+  });
+});
+
+describe("no_new_privs, set by the entrypoint itself (a swarm service has no --security-opt)", () => {
+  test("the agent, a plugin and the agent's code in grading run with NoNewPrivs 1; a setuid-root binary gives them nothing", async () => {
+    dirs = newRun({ plugins: [{ name: "probe", hook: "before-agent", script: `grep ^NoNewPrivs /proc/self/status > "$SSE_ARCHIVE/plugin-nnp"` }] });
+    const n = notes(dirs);
+    // A root-owned setuid copy of id: without the flag, exec makes its effective uid 0.
+    const suid = join(n, "suid-id");
+    copyFileSync("/usr/bin/id", suid);
+    chmodSync(suid, 0o4755);
+    const baseline = Bun.spawnSync([suid, "-u"], { uid: testUids.model, gid: testUids.model });
+    expect(baseline.stdout.toString().trim()).toBe("0");
+    const probe = (who: string) => `grep ^NoNewPrivs /proc/self/status > ${n}/${who}-nnp; ${suid} -u > ${n}/${who}-euid`;
+    const r = await runEntrypoint(dirs, shAgent(`${probe("agent")}; ${fromCode(probe("grading"))}`));
+    expect(gradeOf(r).status).toBe("failed");
+    for (const who of ["agent", "grading"]) expect(readFileSync(join(n, `${who}-nnp`), "utf8"), who).toBe("NoNewPrivs:\t1\n");
+    expect(readFileSync(join(n, "agent-euid"), "utf8").trim()).toBe(String(testUids.model));
+    expect(readFileSync(join(n, "grading-euid"), "utf8").trim()).toBe(String(testUids.runner));
+    expect(readFileSync(join(dirs.archive, "plugin-nnp"), "utf8")).toBe("NoNewPrivs:\t1\n");
   });
 });
