@@ -28,10 +28,10 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "upstream-file-name-escapes",
     what: "a pinned URL whose last segment is '../x' is accepted, so the staged file lands outside upstream/",
-    file: "src/run/upstream-sources.ts",
-    from: "if (!FILE_NAME.test(name)) throw bad(`${at}.url: '${name}' is not a plain file name`);",
-    to: "void FILE_NAME;",
-    tests: ["test/run/upstream-sources.test.ts"],
+    file: "src/formats/upstream-sources-check.ts",
+    from: "else if (!FILE_NAME.test(name)) problems.push(`${at}: '${name}' is not a plain file name`);",
+    to: "else if (!FILE_NAME) problems.push(`${at}: '${name}' is not a plain file name`);",
+    tests: ["test/run/upstream-sources.test.ts", "test/formats/upstream-sources.test.ts"],
   },
   {
     name: "catalog-html-unescaped",

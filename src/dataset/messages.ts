@@ -44,6 +44,12 @@ export const taskMessages = {
   symlinkDangling: (path: string, target: string) => `${path}: symlink to ${target}, which does not exist`,
   folderIsSymlink: (target: string) => `the task folder is a symlink to ${target}; copy the task into the dataset instead`,
   unreadableFile: (path: string, cause: string) => `${path}: cannot read: ${cause}`,
+  /** ours: the pinned upstream inputs (upstream/sources.yaml, docs/dataset-debian.md) */
+  sourcesUnreadable: (cause: string) => `upstream/sources.yaml: cannot read: ${cause}`,
+  sourcesProblem: (problem: string) => `upstream/sources.yaml: ${problem}`,
+  sourcesShadowed: (i: number, name: string) =>
+    `upstream/sources.yaml: files[${i}].url: the task folder has its own upstream/${name}, which the fetched file would replace`,
+  sourcesNotCopied: "Dockerfile: copies nothing of upstream/, so the files upstream/sources.yaml pins never reach the build",
 };
 
 export const reportMessages = {

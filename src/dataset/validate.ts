@@ -11,6 +11,7 @@ import { checkDocument } from "../formats/check.ts";
 import { compareCodePoints } from "../formats/python-json.ts";
 import { datasetMessages as dm, reportMessages as rm, taskMessages as tm } from "./messages.ts";
 import { checkDockerfile } from "./task-dockerfile-checks.ts";
+import { checkTaskSources } from "./task-sources-checks.ts";
 import type { Dockerfile, StatFn } from "./dockerfile.ts";
 import { pythonRepr } from "./python-text.ts";
 import { isSymlink, treeStat, walkTaskFolder } from "./task-tree.ts";
@@ -88,6 +89,7 @@ export function loadTask(dir: string, id: string): LoadedTask {
   const stat = treeStat(task.dir, tree);
   loadConfig(task, stat);
   task.dockerfile = checkDockerfile({ dir: task.dir, stat, errors: task.errors, config: task.config });
+  checkTaskSources(task);
   task.errors.push(...tree.problems);
   return task;
 }

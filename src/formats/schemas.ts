@@ -46,6 +46,10 @@ const lazyFormats: Partial<Record<FormatName, () => Format>> = {
     const m = require("./model-script.ts") as typeof import("./model-script.ts");
     return { model: m.modelScriptModel as Type, models: m.modelScriptModels };
   },
+  "upstream-sources": () => {
+    const m = require("./upstream-sources.ts") as typeof import("./upstream-sources.ts");
+    return { model: m.upstreamSourcesModel as Type, models: m.upstreamSourcesModels };
+  },
   "publication-record": () => {
     const m = manifestModels();
     return { model: m.publicationRecordModel as Type, models: m.recordModels };
@@ -75,6 +79,7 @@ export const EXPORTED_SCHEMAS: readonly { name: FormatName; file: string }[] = [
   { name: "images-lock", file: "images-lock.schema.json" },
   { name: "model", file: "model.schema.json" },
   { name: "model-script", file: "model-script.schema.json" },
+  { name: "upstream-sources", file: "upstream-sources.schema.json" },
 ];
 
 const schemaCache = new Map<FormatName, JsonSchema>();

@@ -10,17 +10,13 @@ import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, rea
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
+import { checkUpstreamSources, type PinnedFile } from "../formats/upstream-sources-check.ts";
 import { msg } from "./messages.ts";
 
 export const SOURCES_FILE = join("upstream", "sources.yaml");
 const DOWNLOAD_TIMEOUT_MS = 300_000;
 
-export interface PinnedFile {
-  url: string;
-  sha256: string;
-  /** the URL's last path segment: the file's name in upstream/ */
-  name: string;
-}
+export type { PinnedFile };
 
 export interface PinnedSources {
   /** the file, as a path for messages */
@@ -34,12 +30,6 @@ export function sourcesCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.SSEBENCH_SOURCES_CACHE || "/var/cache/ssebench/sources";
 }
 
-const SHA256 = /^[0-9a-f]{64}$/;
-// A file name dpkg-source would accept, and nothing that could climb out of upstream/.
-const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+~-]*$/;
-
-const isText = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
-
 /** Reads `<folder>/upstream/sources.yaml`; undefined when the task has none. */
 export async function readPinnedSources(folder: string): Promise<PinnedSources | undefined> {
   const file = join(folder, SOURCES_FILE);
@@ -50,36 +40,11 @@ export async function readPinnedSources(folder: string): Promise<PinnedSources |
   return checkPinnedSources(file, read.data);
 }
 
-/** The checked form of a parsed sources.yaml (the keys the fetch needs; others are for the cards). */
+/** The checked form of a parsed sources.yaml (the format: src/formats/upstream-sources-check.ts); its first problem otherwise. */
 export function checkPinnedSources(file: string, data: unknown): PinnedSources {
-  const bad = (detail: string) => new UserError(msg.sourcesInvalid(file, detail));
-  if (typeof data !== "object" || data === null || Array.isArray(data)) throw bad("must be a mapping");
-  const doc = data as Record<string, unknown>;
-  for (const key of ["package", "version"]) if (!isText(doc[key])) throw bad(`${key}: must be a non-empty string`);
-  if (!Array.isArray(doc.files) || doc.files.length === 0) throw bad("files: must be a non-empty list of {url, sha256}");
-  const names = new Set<string>();
-  const files = doc.files.map((entry: unknown, i): PinnedFile => {
-    const at = `files[${i}]`;
-    const e = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
-    if (!isText(e.url) || !/^https?:\/\/[^/\s]+\/\S+$/.test(e.url)) throw bad(`${at}.url: must be an http(s) URL of a file`);
-    if (typeof e.sha256 !== "string" || !SHA256.test(e.sha256)) throw bad(`${at}.sha256: must be 64 lowercase hex digits`);
-    const name = urlFileName(e.url);
-    if (name === undefined) throw bad(`${at}.url: must be an http(s) URL of a file`);
-    if (!FILE_NAME.test(name)) throw bad(`${at}.url: '${name}' is not a plain file name`);
-    if (names.has(name) || name === "sources.yaml") throw bad(`${at}.url: a second file named ${name}`);
-    names.add(name);
-    return { url: e.url, sha256: e.sha256, name };
-  });
-  return { file, package: String(doc.package).trim(), version: String(doc.version).trim(), files };
-}
-
-/** The URL's last path segment, decoded; undefined when the URL or its escapes do not parse. */
-function urlFileName(url: string): string | undefined {
-  try {
-    return decodeURIComponent(new URL(url).pathname.split("/").pop() ?? "");
-  } catch {
-    return undefined;
-  }
+  const checked = checkUpstreamSources(data);
+  if (!checked.ok) throw new UserError(msg.sourcesInvalid(file, checked.problems[0] as string));
+  return { file, ...checked.value };
 }
 
 export type Fetch = (url: string, init: { signal: AbortSignal }) => Promise<Response>;
