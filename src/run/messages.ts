@@ -52,6 +52,7 @@ export const msg = {
   swarmNotStarted: (service: string, seconds: number, state: string) =>
     `The Swarm trial ${service} did not start within ${seconds}s (SSEBENCH_SWARM_START_TIMEOUT): its task is ${state}`,
   swarmRejected: (service: string, state: string, detail: string) => `The Swarm trial ${service} ended ${state} before it ran: ${detail}`,
+  swarmRelayFailed: (relay: string, detail: string) => `The results relay ${relay} did not start on this machine's engine: ${detail}`,
   swarmNodeDown: (service: string, node: string) => `The node ${node} running the Swarm trial ${service} went down`,
   swarmNoResults: (node: string) =>
     `No results collected: no engine address for node ${node} in SSEBENCH_SWARM_NODES (SSEBENCH_SWARM_RESULTS=copy needs one; the default, upload, does not)`,

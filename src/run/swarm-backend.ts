@@ -3,7 +3,7 @@
  * engines that clean those up, else one replica that never restarts) on its own internal overlay
  * network, started through a manager's engine (SSEBENCH_SWARM_HOST). Images built on the local
  * engine reach the nodes through a registry or by save | load (swarm-images.ts). Results come home by the entrypoint's upload to this process's results
- * receiver, through a relay service on the trial's network and this node (SSEBENCH_SWARM_RESULTS=
+ * receiver, through a relay container on the trial's network and this node (SSEBENCH_SWARM_RESULTS=
  * upload, the default), or by `docker cp` through the task's node engine (=copy). A task that is
  * rejected, never starts, or whose node goes down ends the trial as a start error, which the run
  * records as an infrastructure error (a job retries it).
@@ -17,7 +17,7 @@ import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, RESULTS_MOUNT }
 import { type Docker, DockerCli, engineAddress, firstLine } from "./docker.ts";
 import { msg } from "./messages.ts";
 import { SwarmImages } from "./swarm-images.ts";
-import { jobsCleanUp, networkArgs, parseNodes, relayArgs, serviceArgs, type TrialNames, trialNames } from "./swarm-service.ts";
+import { jobsCleanUp, networkArgs, parseNodes, relayArgs, ROLE_LABEL, serviceArgs, type TrialNames, trialNames } from "./swarm-service.ts";
 import type { ExpectedUpload, ResultsReceiver } from "./upload/receiver.ts";
 
 const RECEIVER_SOCKET = "results.sock";
@@ -44,7 +44,8 @@ class SwarmTrial implements Trial {
   finishedAt: string | null = null;
   exitCode: number | null = null;
   upload: ExpectedUpload | undefined;
-  ended = false;
+  /** the relay's `docker run`, settled once it ran or failed (cleanup waits for it) */
+  relay: Promise<UserError | undefined> | undefined;
   constructor(readonly names: TrialNames, readonly withPatch: boolean) {}
   id(): string | undefined {
     return this.service;
@@ -68,8 +69,8 @@ export class SwarmBackend implements Backend {
     private readonly connect: (env: NodeJS.ProcessEnv) => Docker,
     private readonly constraints: readonly string[],
     private readonly jobMode: boolean,
-    /** this process's node (the relay runs there); undefined: results are copied, not uploaded */
-    private readonly uploadNode: string | undefined,
+    /** whether results are uploaded (through a relay on this machine's engine) rather than copied */
+    private readonly uploads: boolean,
   ) {}
 
   private receiver: Promise<{ receiver: ResultsReceiver; dir: string }> | undefined;
@@ -91,7 +92,7 @@ export class SwarmBackend implements Backend {
     const nodes = parseNodes(env.SSEBENCH_SWARM_NODES);
     if (!nodes) throw new UserError(msg.swarmNodes(env.SSEBENCH_SWARM_NODES ?? ""));
     const r = await manager.call(["info", "--format", "{{.Swarm.LocalNodeState}} {{.Swarm.ControlAvailable}} {{.ServerVersion}} {{.Swarm.NodeID}}"]);
-    const [state = "", control = "", version = "", nodeId = ""] = r.stdout.trim().split(" ");
+    const [state = "", control = "", version = ""] = r.stdout.trim().split(" ");
     if (r.code !== 0 || state !== "active" || control !== "true") {
       throw new UserError(msg.swarmNoManager(engineAddress(managerEnv), r.code === 0 ? `swarm state: ${state} ${control}` : firstLine(r.stderr)));
     }
@@ -113,7 +114,7 @@ export class SwarmBackend implements Backend {
         throw new UserError(msg.swarmRegistrySetting(name, value));
       }
     }
-    const backend = new SwarmBackend(manager, nodes, env, connect, constraints, jobsCleanUp(version), results === "upload" ? nodeId : undefined);
+    const backend = new SwarmBackend(manager, nodes, env, connect, constraints, jobsCleanUp(version), results === "upload");
     backend.local = local;
     return backend;
   }
@@ -158,36 +159,33 @@ export class SwarmBackend implements Backend {
       const r = await this.manager.call(args);
       if (r.code !== 0) throw new UserError(`docker ${args.slice(0, 2).join(" ")} ${args.at(-1)}: ${firstLine(r.stderr)}`);
     };
-    // The relay is created first and checked alongside the trial: it starts as fast as the trial's
-    // own task and long before the entrypoint's upload at the end (waiting first cost ~1.6 s here).
-    let relayUp: Promise<UserError | undefined> = Promise.resolve(undefined);
     try {
       await create(networkArgs(names, runId));
       if (spec.referencePatch) await create(["secret", "create", "--label", `ssebench.run-id=${runId}`, names.patchSecret, spec.referencePatch]);
-      if (this.uploadNode) {
-        await this.startUpload(trial, spec, runId, create);
-        relayUp = this.relayRunning(names.relay, trial).then(
-          () => undefined,
-          (e: unknown) => (e instanceof UserError ? e : new UserError(String(e))),
-        );
-      }
+      if (this.uploads) await this.uploadSecret(trial, spec, runId, create);
       await create(serviceArgs({ names, spec, image: spec.image, constraints: this.constraints, withPatch: trial.withPatch, withUpload: trial.upload !== undefined, jobMode: this.jobMode }));
+      // The relay starts alongside the trial's task, long before the entrypoint's upload at its end.
+      if (this.uploads) {
+        trial.relay = this.startRelay(trial, spec, runId);
+        // Without its relay the trial's results cannot come home: no use letting it run.
+        void trial.relay.then((failed) => failed && this.stop(trial));
+      }
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       trial.refusal = error.message;
       return 125;
     }
     trial.service = names.service;
-    const [code, relayFailed] = await Promise.all([this.watch(trial).finally(() => (trial.ended = true)), relayUp]);
+    const [code, relayFailed] = await Promise.all([this.watch(trial), trial.relay]);
     if (relayFailed && !trial.refusal) trial.refusal = relayFailed.message;
     const logs = await this.manager.call(["service", "logs", "--raw", names.service], { signal: AbortSignal.timeout(15_000) }).catch(() => undefined);
     if (logs && (logs.stdout || logs.stderr)) onOutput(logs.stdout + logs.stderr);
     return code;
   }
 
-  /** The trial's upload secret (URL and token, root-only) and its relay on this node. */
-  private async startUpload(trial: SwarmTrial, spec: ContainerSpec, runId: string, create: (args: string[]) => Promise<void>): Promise<void> {
-    const { receiver, dir } = await this.openReceiver();
+  /** The trial's upload secret (URL and token, root-only), read by the entrypoint. */
+  private async uploadSecret(trial: SwarmTrial, spec: ContainerSpec, runId: string, create: (args: string[]) => Promise<void>): Promise<void> {
+    const { receiver } = await this.openReceiver();
     trial.upload = receiver.expect(runId, spec.runDir);
     // The secret's text goes through a 0600 file the CLI reads; it is gone before the trial starts.
     const temp = mkdtempSync(join(tmpdir(), "ssebench-upload-"));
@@ -197,24 +195,21 @@ export class SwarmBackend implements Backend {
     } finally {
       rmSync(temp, { recursive: true, force: true });
     }
-    await create(relayArgs({ names: trial.names, image: spec.image, node: this.uploadNode as string, socketDir: dir, socketName: RECEIVER_SOCKET, runId }));
   }
 
-  /** The relay must come up, or the trial's upload finds no one: else the trial is a start error. */
-  private async relayRunning(relay: string, trial: SwarmTrial): Promise<void> {
-    const startBy = Date.now() + (Number(this.env.SSEBENCH_SWARM_START_TIMEOUT) || 600) * 1000;
-    let state = "new";
-    while (Date.now() < startBy) {
-      // A trial that ended or was stopped first: its upload's outcome says whether the relay was missed.
-      if (trial.ended || trial.stopping) return;
-      const r = await this.manager.call(["service", "ps", "--no-trunc", "--format", "{{.CurrentState}}\t{{.Error}}", relay]);
-      const [current = "", error = ""] = (r.stdout.trim().split("\n")[0] ?? "").split("\t");
-      state = current.split(" ")[0]?.toLowerCase() || "new";
-      if (state === "running") return;
-      if (ENDED.has(state)) throw new UserError(msg.swarmRejected(relay, state, error || "no reason given"));
-      await sleep(Number(this.env.SSEBENCH_SWARM_POLL_MS) || 250);
+  /**
+   * The trial's relay, a container on the manager's engine (this machine: it bind-mounts the
+   * receiver's socket folder); `docker run --detach` returns once it runs. Its failure is the
+   * trial's start error: the upload would find no one.
+   */
+  private async startRelay(trial: SwarmTrial, spec: ContainerSpec, runId: string): Promise<UserError | undefined> {
+    try {
+      const { dir } = await this.openReceiver();
+      const r = await this.manager.call(relayArgs({ names: trial.names, image: spec.image, socketDir: dir, socketName: RECEIVER_SOCKET, runId }));
+      return r.code === 0 ? undefined : new UserError(msg.swarmRelayFailed(trial.names.relay, firstLine(r.stderr)));
+    } catch (e) {
+      return new UserError(msg.swarmRelayFailed(trial.names.relay, e instanceof Error ? e.message : String(e)));
     }
-    throw new UserError(msg.swarmNotStarted(relay, Number(this.env.SSEBENCH_SWARM_START_TIMEOUT) || 600, state));
   }
 
   /** Polls the service's one task until it ends; the exit code, or 125 with trial.refusal set. */
@@ -321,7 +316,7 @@ export class SwarmBackend implements Backend {
   /** Removes the service (and so its task's container), then its secret and network. */
   async cleanup(trial: Trial | undefined, keep: boolean): Promise<string[]> {
     if (!trial || keep) return [];
-    const { names, withPatch, upload } = trial as SwarmTrial;
+    const { names, withPatch, upload, relay } = trial as SwarmTrial;
     upload?.cancel();
     const warnings: string[] = [];
     const gone = (stderr: string) => /not found|no such/i.test(stderr);
@@ -330,7 +325,11 @@ export class SwarmBackend implements Backend {
       if (r.code !== 0 && !gone(r.stderr)) warnings.push(msg.swarmLeftover(`${what} ${args.at(-1)}`, firstLine(r.stderr)));
     };
     await remove("service", ["service", "rm", names.service]);
-    if (upload) await remove("service", ["service", "rm", names.relay]);
+    // A relay still being started is removed once its `docker run` is back, never before.
+    if (relay) {
+      await relay;
+      await remove("container", ["rm", "--force", "--volumes", names.relay]);
+    }
     if (withPatch) await remove("secret", ["secret", "rm", names.patchSecret]);
     if (upload) await remove("secret", ["secret", "rm", names.uploadSecret]);
     // The network is in use until the task's container is gone on its node: a few tries.
@@ -346,16 +345,19 @@ export class SwarmBackend implements Backend {
     return warnings;
   }
 
+  /** The trials' services, and the relay containers on the manager's engine. */
   async list(): Promise<TrialListing[]> {
     const ls = await this.manager.call(["service", "ls", "--quiet", "--filter", "label=ssebench.backend=swarm"]);
     const ids = ls.stdout.split("\n").filter(Boolean);
-    if (ids.length === 0) return [];
-    const format = '{{.Spec.Name}}\t{{index .Spec.Labels "ssebench.run-id"}}\t{{index .Spec.Labels "ssebench.task-id"}}\t{{.UpdatedAt}}';
-    const r = await this.manager.call(["service", "inspect", "--format", format, ...ids]);
-    return r.stdout.split("\n").filter(Boolean).map((line) => {
-      const [id = "", runId = "", task = ""] = line.split("\t");
-      return { id, runId, task, state: "service" };
-    });
+    const format = '{{.Spec.Name}}\t{{index .Spec.Labels "ssebench.run-id"}}\t{{index .Spec.Labels "ssebench.task-id"}}';
+    const services = ids.length === 0 ? "" : (await this.manager.call(["service", "inspect", "--format", format, ...ids])).stdout;
+    const relays = await this.manager.call(["ps", "--all", "--filter", "label=ssebench.backend=swarm", "--filter", `label=${ROLE_LABEL}=relay`, "--format", '{{.Names}}\t{{.Label "ssebench.run-id"}}\t']);
+    const listing = (text: string, state: string) =>
+      text.split("\n").filter(Boolean).map((line) => {
+        const [id = "", runId = "", task = ""] = line.split("\t");
+        return { id, runId, task, state };
+      });
+    return [...listing(services, "service"), ...listing(relays.code === 0 ? relays.stdout : "", "relay")];
   }
 
   async close(): Promise<string[]> {

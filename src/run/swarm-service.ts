@@ -30,7 +30,7 @@ export const SECRET_UPLOAD_TARGET = "ssebench-upload";
 /** the relay's name on every trial's network, and its port: the URL in each upload secret */
 export const RELAY_ALIAS = "ssebench-results";
 export const RELAY_PORT = 8080;
-/** where the relay service sees the folder of the host's receiver socket */
+/** where the relay container sees the folder of the host's receiver socket */
 export const RELAY_SOCKET_DIR = "/run/ssebench-results";
 
 /**
@@ -103,25 +103,44 @@ export function serviceArgs(input: ServiceInput): string[] {
   return args;
 }
 
+/** What a relay container is started from (relayArgs). */
+export interface RelayInput {
+  names: TrialNames;
+  image: string;
+  /** the host folder of the results receiver's socket, and the socket's name in it */
+  socketDir: string;
+  socketName: string;
+  runId: string;
+}
+
 /**
- * The relay of one trial: `ssebench-entrypoint relay` from the trial's own image, on the trial's
- * network as RELAY_ALIAS, on the orchestrator's node (`node.id`), bind-mounting the folder of the
- * host's results receiver socket; TCP from the trial goes to that socket, nothing else is reachable.
+ * The relay of one trial: `ssebench-entrypoint relay` from the trial's own image, as a plain
+ * container (`docker run` on the manager's engine, the orchestrator's machine) on the trial's
+ * attachable network as RELAY_ALIAS, bind-mounting the folder of the host's results receiver
+ * socket; TCP from the trial goes to that socket, nothing else is reachable. Not a swarm task: the
+ * scheduler would count it on the manager and place every trial on the other nodes.
  */
-export function relayArgs(input: { names: TrialNames; image: string; node: string; socketDir: string; socketName: string; runId: string }): string[] {
+export function relayArgs(input: RelayInput): string[] {
   const { names } = input;
-  const args = ["service", "create", "--detach", "--quiet", "--name", names.relay, "--mode", "replicated", "--replicas", "1", "--no-resolve-image"];
-  args.push("--network", `name=${names.network},alias=${RELAY_ALIAS}`, "--endpoint-mode", "dnsrr", "--constraint", `node.id==${input.node}`);
-  args.push("--cap-drop", "ALL", "--user", "0:0", "--entrypoint", ENTRYPOINT, "--workdir", "/", "--limit-cpu", "0.5", "--limit-memory", String(256 * 1024 ** 2), "--limit-pids", "64");
+  const args = ["run", "--detach", "--name", names.relay, "--network", names.network, "--network-alias", RELAY_ALIAS];
+  args.push("--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--read-only", "--user", "0:0", "--entrypoint", ENTRYPOINT, "--workdir", "/");
+  args.push("--cpus", "0.5", "--memory", RELAY_MEMORY, "--memory-swap", RELAY_MEMORY, "--pids-limit", "64");
   args.push("--mount", `type=bind,source=${input.socketDir},target=${RELAY_SOCKET_DIR},readonly`);
-  for (const label of [`ssebench.run-id=${input.runId}`, "ssebench.backend=swarm"]) args.push("--label", label, "--container-label", label);
+  for (const label of [`ssebench.run-id=${input.runId}`, "ssebench.backend=swarm", `${ROLE_LABEL}=relay`]) args.push("--label", label);
   args.push(input.image, "relay", `0.0.0.0:${RELAY_PORT}`, `${RELAY_SOCKET_DIR}/${input.socketName}`);
   return args;
 }
 
-/** The trial's overlay network: internal (no route out), attachable by nothing else than services. */
+const RELAY_MEMORY = "256m";
+/** the label that tells a trial's relay container from the trial's own containers (list, cleanup) */
+export const ROLE_LABEL = "ssebench.role";
+
+/**
+ * The trial's overlay network: internal (no route out); attachable, so the trial's relay (a plain
+ * container on the manager) can join it.
+ */
 export function networkArgs(names: TrialNames, runId: string): string[] {
-  return ["network", "create", "--driver", "overlay", "--internal", "--label", `ssebench.run-id=${runId}`, "--label", "ssebench.backend=swarm", names.network];
+  return ["network", "create", "--driver", "overlay", "--internal", "--attachable", "--label", `ssebench.run-id=${runId}`, "--label", "ssebench.backend=swarm", names.network];
 }
 
 /** `SSEBENCH_SWARM_NODES`: "NODE-ID=ENGINE,…" → map; undefined when malformed. */

@@ -80,20 +80,26 @@ describe("swarm service argv", () => {
     expect([jobsCleanUp("20.10.24+dfsg1"), jobsCleanUp("24.0.7"), jobsCleanUp("27.5.1")]).toEqual([false, true, true]);
   });
 
-  test("the relay: the trial's image running the entrypoint's relay, on the trial's network as ssebench-results, on this node, the receiver's folder read-only", () => {
+  test("the relay: a plain container of the trial's image running the entrypoint's relay, on the trial's network as ssebench-results, walled, the receiver's folder read-only", () => {
     const names = trialNames("r");
-    const args = relayArgs({ names, image: "sha256:abc", node: "mgr1", socketDir: "/tmp/ssebench-results-x", socketName: "results.sock", runId: "r" });
+    const args = relayArgs({ names, image: "sha256:abc", socketDir: "/tmp/ssebench-results-x", socketName: "results.sock", runId: "r" });
     const after = (flag: string) => args.filter((_, i) => args[i - 1] === flag);
-    expect(after("--network")).toEqual([`name=${names.network},alias=ssebench-results`]);
-    expect(after("--constraint")).toEqual(["node.id==mgr1"]);
+    expect(args.slice(0, 4)).toEqual(["run", "--detach", "--name", names.relay]);
+    expect(after("--network")).toEqual([names.network]);
+    expect(after("--network-alias")).toEqual(["ssebench-results"]);
     expect(after("--mount")).toEqual(["type=bind,source=/tmp/ssebench-results-x,target=/run/ssebench-results,readonly"]);
     expect(after("--cap-drop")).toEqual(["ALL"]);
+    expect(args).not.toContain("--cap-add");
+    expect(after("--security-opt")).toEqual(["no-new-privileges"]);
+    expect(args).toContain("--read-only");
+    expect([after("--cpus"), after("--memory"), after("--memory-swap"), after("--pids-limit")]).toEqual([["0.5"], ["256m"], ["256m"], ["64"]]);
+    expect(after("--label")).toEqual(["ssebench.run-id=r", "ssebench.backend=swarm", "ssebench.role=relay"]);
     expect(args.slice(args.indexOf("sha256:abc"))).toEqual(["sha256:abc", "relay", "0.0.0.0:8080", "/run/ssebench-results/results.sock"]);
   });
 
   test("the trial's network is an internal overlay; names are valid Swarm names and differ for long IDs with one prefix", () => {
     const names = trialNames("x".repeat(60) + "_a.b");
-    expect(networkArgs(names, "id")).toEqual(["network", "create", "--driver", "overlay", "--internal", "--label", "ssebench.run-id=id", "--label", "ssebench.backend=swarm", names.network]);
+    expect(networkArgs(names, "id")).toEqual(["network", "create", "--driver", "overlay", "--internal", "--attachable", "--label", "ssebench.run-id=id", "--label", "ssebench.backend=swarm", names.network]);
     for (const n of Object.values(names)) expect(n).toMatch(/^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/);
     expect(trialNames("x".repeat(60) + "_a.c").service).not.toBe(names.service);
     expect([sizeBytes("4g"), sizeBytes("512M"), sizeBytes("100")]).toEqual([4 * 1024 ** 3, 512 * 1024 ** 2, 100]);
@@ -175,9 +181,8 @@ describe("swarm backend lifecycle", () => {
     expect(fake.calls.map((c) => `${c[0]} ${c[1]}`).slice(-3)).toEqual(["service rm", "secret rm", "network rm"]);
   });
 
-  test("upload (the default): a root-only upload secret and a running relay before the trial; no upload is a warning; all removed", async () => {
+  test("upload (the default): a root-only upload secret, the trial, then its relay container; no upload is a warning; all removed", async () => {
     const fake = new FakeManager([
-      ["service ps --no-trunc --format", () => ({ stdout: "Running 1 second ago\t\n" })],
       ...MANAGER,
       ["inspect", task({ State: "complete", ContainerStatus: { ContainerID: "c1", ExitCode: 0 } })],
     ]);
@@ -187,24 +192,55 @@ describe("swarm backend lifecycle", () => {
     expect(await trial.done).toBe(0);
     const names = trialNames("20260101-000000-abcdef");
     const verbs = fake.calls.map((c) => `${c[0]} ${c[1]} ${c.at(-1)}`);
-    expect(verbs.slice(1, 6)).toEqual([
+    expect(verbs.slice(1, 5)).toEqual([
       `network create ${names.network}`,
       "secret create /tmp/secret-patch.diff",
       expect.stringMatching(/^secret create \/tmp\/ssebench-upload-.*\/secret$/),
-      "service create /run/ssebench-results/results.sock",
-      `service ps ${names.relay}`,
+      "service create --x",
     ]);
+    // Alongside the trial's task (polled meanwhile), on the manager's engine.
+    expect(verbs.indexOf("run --detach /run/ssebench-results/results.sock")).toBeGreaterThan(4);
     expect(fake.calls.find((c) => c[1] === "create" && c.includes(names.service))).toContain(`source=${names.uploadSecret},target=ssebench-upload,uid=0,gid=0,mode=0400`);
     const [warning] = await backend.collectResults(trial, spec);
     expect(warning).toStartWith("The trial's results did not come home: ");
     await backend.cleanup(trial, false);
     expect(fake.calls.slice(-5).map((c) => `${c[0]} ${c[1]} ${c.at(-1)}`)).toEqual([
       `service rm ${names.service}`,
-      `service rm ${names.relay}`,
+      `rm --force ${names.relay}`,
       `secret rm ${names.patchSecret}`,
       `secret rm ${names.uploadSecret}`,
       `network rm ${names.network}`,
     ]);
     expect(await backend.close()).toEqual([]);
+  });
+
+  test("a relay that does not start stops its trial: a start error with the engine's reason (a job retries it)", async () => {
+    const fake = new FakeManager([
+      ...MANAGER,
+      ["run --detach", () => ({ code: 125, stderr: "docker: Error response from daemon: network ssb-x-net not found.\n" })],
+      ["inspect", task({ State: "running", ContainerStatus: { ContainerID: "c1" } })],
+    ]);
+    const backend = await SwarmBackend.open({ SSEBENCH_SWARM_POLL_MS: "5" }, () => {}, [], () => fake);
+    const trial = backend.start(spec, () => {});
+    await trial.done;
+    const names = trialNames("20260101-000000-abcdef");
+    expect(trial.startError()).toBe(msg.swarmRelayFailed(names.relay, "docker: Error response from daemon: network ssb-x-net not found."));
+    expect(fake.calls.some((c) => c.join(" ") === `service rm ${names.service}`)).toBe(true);
+    await backend.cleanup(trial, false);
+    expect(await backend.close()).toEqual([]);
+  });
+
+  test("list: the trials' services and their relay containers, by label", async () => {
+    const fake = new FakeManager([
+      ...MANAGER,
+      ["service ls", () => ({ stdout: "svc1\n" })],
+      ["service inspect", () => ({ stdout: "ssb-a\trun-a\ttask-a\n" })],
+      ["ps --all", (args) => ({ stdout: args.includes("label=ssebench.role=relay") ? "ssb-a-relay\trun-a\t\n" : "" })],
+    ]);
+    const backend = await SwarmBackend.open({ SSEBENCH_SWARM_RESULTS: "copy" }, () => {}, [], () => fake);
+    expect(await backend.list()).toEqual([
+      { id: "ssb-a", runId: "run-a", task: "task-a", state: "service" },
+      { id: "ssb-a-relay", runId: "run-a", task: "", state: "relay" },
+    ]);
   });
 });

@@ -2,9 +2,11 @@
  * Images through a registry and results pushed home, on the two-node test swarm
  * (scripts/swarm-two-node.sh), with the pieces a backend uses: the demo task's agent layer pushed
  * to a registry on loopback (scripts/registry.sh, also served on the swarm's bridge) and pulled by
- * digest on the worker; the trial's only way out of its internal overlay is a relay service on
- * the manager (`ssebench-entrypoint relay`) in front of the receiver's Unix socket; the
- * entrypoint on the worker uploads with the token from a root-only Swarm secret.
+ * digest on the worker; the trial's only way out of its internal overlay is the backend's relay, a
+ * plain container on the manager's engine attached to the overlay (`ssebench-entrypoint relay`,
+ * reached by its alias across nodes) in front of the receiver's Unix socket; the entrypoint on the
+ * worker uploads with the token from a root-only Swarm secret. The agent there runs with
+ * no_new_privs although `service create` cannot ask for it (the entrypoint sets it).
  * Runs with SSEBENCH_E2E=1 SSEBENCH_SWARM=1 and the swarm's variables (`swarm-two-node.sh env`).
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -14,6 +16,7 @@ import { join } from "node:path";
 import type { Summary } from "../../src/formats/summary.ts";
 import { CAPABILITIES, ENTRYPOINT } from "../../src/run/container.ts";
 import { DockerCli } from "../../src/run/docker.ts";
+import { networkArgs, RELAY_ALIAS, RELAY_PORT, relayArgs, type TrialNames } from "../../src/run/swarm-service.ts";
 import { startResultsReceiver } from "../../src/run/upload/receiver.ts";
 import { RegistryPusher } from "../../src/registry/push.ts";
 import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
@@ -28,6 +31,7 @@ const work = tempDir("push-swarm-upload-");
 const registryDir = join(work.path, "registry");
 const name = `push-up-${process.pid}`;
 const nodeEngines = (process.env.SSEBENCH_SWARM_NODES ?? "").split(",").filter(Boolean).map((p) => p.split("=")[1] as string);
+const names: TrialNames = { service: `${name}-trial`, network: `${name}-net`, relay: `${name}-relay`, uploadSecret: `${name}-upload`, patchSecret: `${name}-patch` };
 /** what this test made on the engines: the pushed tag here, the pulled image on the nodes */
 const made: { tag?: string; ref?: string } = {};
 
@@ -41,7 +45,8 @@ const onManager = (args: string[]) => dk(manager, args);
 
 afterAll(async () => {
   if (SWARM) {
-    for (const s of [`${name}-trial`, `${name}-relay`]) await onManager(["service", "rm", s]);
+    await onManager(["service", "rm", names.service]);
+    await onManager(["rm", "--force", names.relay]);
     await onManager(["secret", "rm", `${name}-upload`]);
     for (let i = 0; i < 40 && (await onManager(["network", "rm", `${name}-net`])).code !== 0; i++) await Bun.sleep(250);
     Bun.spawnSync(["bash", join(repoRoot, "scripts/registry.sh"), "stop", registryDir]);
@@ -83,24 +88,21 @@ describe.skipIf(!SWARM)(`results pushed home on the two-node swarm${SKIP}`, () =
       const runDir = join(work.path, "pushed");
       mkdirSync(join(runDir, "archive"), { recursive: true });
       writeFileSync(join(runDir, "result.json"), "");
-      const up = receiver.expect(name, runDir, { advertise: `http://${name}-relay:8080` });
+      const up = receiver.expect(name, runDir, { advertise: `http://${RELAY_ALIAS}:${RELAY_PORT}` });
       const secretFile = join(work.path, "upload.json");
       writeFileSync(secretFile, up.secretText, { mode: 0o600 });
       expect((await onManager(["secret", "create", `${name}-upload`, secretFile])).code).toBe(0);
       rmSync(secretFile);
-      expect((await onManager(["network", "create", "--driver", "overlay", "--internal", `${name}-net`])).code).toBe(0);
-      const common = ["--detach", "--quiet", "--network", `${name}-net`, "--endpoint-mode", "dnsrr", "--user", "0:0", "--entrypoint", ENTRYPOINT];
-      const relay = await onManager([
-        "service", "create", "--name", `${name}-relay`, ...common, "--constraint", "node.role==manager", "--cap-drop", "ALL", "--cap-add", "DAC_OVERRIDE",
-        "--mount", `type=bind,source=${sockDir},target=/run/ssebench-upload,readonly`, ref, "relay", "0.0.0.0:8080", "/run/ssebench-upload/upload.sock",
-      ]);
-      expect(relay.code).toBe(0);
+      expect((await onManager(networkArgs(names, name))).code).toBe(0);
+      const common = ["--detach", "--quiet", "--network", names.network, "--endpoint-mode", "dnsrr", "--user", "0:0", "--entrypoint", ENTRYPOINT];
+      const relay = await onManager(relayArgs({ names, image: ref, socketDir: sockDir, socketName: "upload.sock", runId: name }));
+      expect(relay).toMatchObject({ code: 0 });
       const caps = CAPABILITIES.flatMap((c) => ["--cap-add", c]);
       const trial = await onManager([
         "service", "create", "--name", `${name}-trial`, ...common, "--mode", "replicated", "--replicas", "1", "--restart-condition", "none", "--init",
         "--constraint", "node.labels.ssebench.role==runner", "--cap-drop", "ALL", ...caps, "--workdir", "/", "--env", "SSE_ARCHIVE=/tmp/sse-archive",
         "--secret", `source=${name}-upload,target=ssebench-upload,uid=0,gid=0,mode=0400`,
-        ref, "--mode", "sandbox", "--", "/bin/sh", "-c", 'echo from-the-worker > "$SSE_ARCHIVE/where.txt"; cat /run/secrets/ssebench-upload > "$SSE_ARCHIVE/token" 2>/dev/null || echo denied > "$SSE_ARCHIVE/token"',
+        ref, "--mode", "sandbox", "--", "/bin/sh", "-c", 'echo from-the-worker > "$SSE_ARCHIVE/where.txt"; grep ^NoNewPrivs /proc/self/status > "$SSE_ARCHIVE/nnp"; cat /run/secrets/ssebench-upload > "$SSE_ARCHIVE/token" 2>/dev/null || echo denied > "$SSE_ARCHIVE/token"',
       ]);
       expect(trial.code).toBe(0);
       // The upload comes before the task ends; a task that ended without one fails the test soon.
@@ -123,6 +125,7 @@ describe.skipIf(!SWARM)(`results pushed home on the two-node swarm${SKIP}`, () =
       expect((await task()).split(" ")[0]).toBe(worker);
       expect(readFileSync(join(runDir, "archive", "where.txt"), "utf8")).toBe("from-the-worker\n");
       expect(readFileSync(join(runDir, "archive", "token"), "utf8")).toBe("denied\n");
+      expect(readFileSync(join(runDir, "archive", "nnp"), "utf8")).toBe("NoNewPrivs:\t1\n");
       const pushed = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
       const graded = JSON.parse(readFileSync(join(localDir, "result.json"), "utf8"));
       expect(pushed.patch_result.status).toBe(graded.patch_result.status);
