@@ -13,6 +13,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { COMPILED_FORMATS } from "../src/formats/format-names.ts";
 import { loadFormats, schemaOf } from "../src/formats/schemas.ts";
+import { shapeCheckersSource } from "./shape-checkers.ts";
 
 export const COMPILED_VALIDATORS_PATH = resolve(import.meta.dir, "../src/formats/compiled-validators.js");
 
@@ -45,7 +46,7 @@ export const validators = {
 ${table}
 };
 export const schemas = ${JSON.stringify(schemas)};
-`;
+${shapeCheckersSource({ manifest: schemas.manifest as Record<string, unknown> })}`;
 }
 
 /** Writes the module; returns its path. */

@@ -6,7 +6,7 @@
  * it. Anything else (a schema violation, or a string that stripping might change) goes to the
  * arktype models (schemas.ts), which load only then and give the exact pydantic-style problems.
  */
-import { schemas, validators } from "./compiled-validators.js";
+import { schemas, shapeCheckers, validators } from "./compiled-validators.js";
 import type { CompiledFormat, FormatName } from "./format-names.ts";
 import type { NonStringKey } from "./model-errors.ts";
 import type { CheckResult } from "./schemas.ts";
@@ -98,8 +98,10 @@ export function checkDocument<T>(
   /** only whether it is valid: a valid input comes back as it is, not in model form */
   validOnly = false,
 ): CheckResult<T> {
+  const shape = shapeCheckers[name as CompiledFormat];
   const validate = (validators as Partial<typeof validators>)[name as CompiledFormat];
-  if (validate && nonStringKeys.length === 0 && !hasStrippableString(input) && validate(input)) {
+  const accepted = shape ? shape(input) : validate !== undefined && !hasStrippableString(input) && validate(input);
+  if (accepted && nonStringKeys.length === 0) {
     const root = schemas[name as CompiledFormat];
     return { ok: true, value: (validOnly ? input : normalise(input, root, root)) as T };
   }

@@ -8,3 +8,5 @@ import type { CompiledFormat } from "./format-names.ts";
 export const validators: Record<CompiledFormat, (data: unknown) => boolean>;
 /** The exported JSON Schemas without titles and descriptions, by format. */
 export const schemas: Record<CompiledFormat, { [key: string]: unknown }>;
+/** Single-pass checkers (scripts/shape-checkers.ts): the validator and "no string with edge space" in one walk. */
+export const shapeCheckers: Partial<Record<CompiledFormat, (data: unknown) => boolean>>;
