@@ -8,7 +8,7 @@ import { msg } from "../../src/runtime/messages.ts";
 import { entrypointBin } from "../helpers/cli.ts";
 import { entry, tarball } from "../run/upload/tar-bytes.ts";
 
-test("an upload through the relay reaches the receiver's socket; SIGTERM ends the relay", async () => {
+test("an upload through the relay reaches the receiver's socket; the relay runs with no_new_privs; SIGTERM ends the relay", async () => {
   const dir = mkdtempSync(join(tmpdir(), "push-relay-"));
   const sock = join(dir, "upload.sock");
   const receiver = startResultsReceiver({ listen: { unix: sock } });
@@ -23,6 +23,8 @@ test("an upload through the relay reaches the receiver's socket; SIGTERM ends th
     }
     const port = /127\.0\.0\.1:(\d+) -> /.exec(text)?.[1];
     expect(port).toBeDefined();
+    // Set by the relay itself, as by the sandbox (its container is a plain `docker run` on a swarm's manager).
+    expect(readFileSync(`/proc/${relay.pid}/status`, "utf8")).toContain("NoNewPrivs:\t1\n");
     const run = join(dir, "run");
     mkdirSync(run);
     const up = receiver.expect("relayed", run);
