@@ -23,6 +23,8 @@ class Generator {
   readonly constants: string[] = [];
   private readonly defs = new Map<string, { fn: string; covers: boolean }>();
   private n = 0;
+  /** inside an anyOf branch: objects there are walked again, so their keys are not counted */
+  private inBranch = 0;
 
   constructor(private readonly root: Node) {}
 
@@ -48,6 +50,8 @@ class Generator {
     const name = ref.replace("#/$defs/", "");
     const node = (this.root.$defs as Record<string, Node> | undefined)?.[name];
     if (!ref.startsWith("#/$defs/") || !node) throw new Unsupported(`$ref ${ref}`);
+    // A definition is generated once, counting keys; used in a branch it would count them twice.
+    if (this.inBranch > 0) throw new Unsupported(`$ref ${ref} in an anyOf branch`);
     let known = this.defs.get(name);
     if (!known) {
       // Reserve the name first: a recursive definition refers to itself.
@@ -157,7 +161,7 @@ class Generator {
     }
     const cases = names.map((name) => `case ${JSON.stringify(name)}:`).join(" ");
     const dispatch = names.length > 0 ? `switch (${k}) {\n${cases} break;\ndefault: {\n${other}\n}\n}` : other;
-    code.push(`for (const ${k} in ${v}) {\n${dispatch}\n}`);
+    code.push(`for (const ${k} in ${v}) {\n${this.inBranch > 0 ? "" : "KEYS++;\n"}${dispatch}\n}`);
     for (const name of names) {
       const x = this.id("x");
       const value = this.check(props[name] as Node, x, true);
@@ -174,7 +178,9 @@ class Generator {
       const inner = this.check(other, v);
       return { code: `if (${v} !== null) {\n${inner.code}\n}`, covers: inner.covers };
     }
+    this.inBranch++;
     const fns = alternatives.map((alt) => this.fn(alt, "a"));
+    this.inBranch--;
     return { code: `if (!(${fns.map((f) => `${f.fn}(${v})`).join(" || ")})) return false;`, covers: fns.every((f) => f.covers) };
   }
 }
@@ -203,6 +209,27 @@ function codePoints(s) {
   return n;
 }`;
 
+/**
+ * The checker, which also counts the keys of the objects it walks (each object once), for the
+ * catalog's metadata-form check (raw-metadata.ts): `keysWalked(doc)` gives that count once, if the
+ * last document accepted was `doc`.
+ */
+const COUNTED = (fn: string) => `let KEYS = 0;
+let last;
+const check = (v) => {
+  KEYS = 0;
+  last = undefined;
+  const ok = ${fn}(v);
+  if (ok && v !== null && typeof v === "object") last = { doc: new WeakRef(v), keys: KEYS };
+  return ok;
+};
+check.keysWalked = (v) => {
+  const seen = last;
+  last = undefined;
+  return seen !== undefined && seen.doc.deref() === v ? seen.keys : undefined;
+};
+return check;`;
+
 /** The generated module text for these formats' schemas: `shapeCheckers` by name (formats it cannot generate are left out). */
 export function shapeCheckersSource(schemas: Record<string, Node>): string {
   const parts: string[] = [];
@@ -212,7 +239,7 @@ export function shapeCheckersSource(schemas: Record<string, Node>): string {
     try {
       const { fn } = gen.fn(schema, `s_${name.replace(/\W/g, "_")}_`);
       // Each format in its own block scope, so its helper names cannot clash with another's.
-      parts.push(`const shape_${name.replace(/\W/g, "_")} = (() => {\n${gen.constants.join("\n")}\n${gen.functions.join("\n")}\nreturn ${fn};\n})();`);
+      parts.push(`const shape_${name.replace(/\W/g, "_")} = (() => {\n${gen.constants.join("\n")}\n${gen.functions.join("\n")}\n${COUNTED(fn)}\n})();`);
       table.push(`  ${JSON.stringify(name)}: shape_${name.replace(/\W/g, "_")},`);
     } catch (error) {
       if (!(error instanceof Unsupported)) throw error;

@@ -9,4 +9,10 @@ export const validators: Record<CompiledFormat, (data: unknown) => boolean>;
 /** The exported JSON Schemas without titles and descriptions, by format. */
 export const schemas: Record<CompiledFormat, { [key: string]: unknown }>;
 /** Single-pass checkers (scripts/shape-checkers.ts): the validator and "no string with edge space" in one walk. */
-export const shapeCheckers: Partial<Record<CompiledFormat, (data: unknown) => boolean>>;
+export const shapeCheckers: Partial<Record<CompiledFormat, ShapeChecker>>;
+
+export interface ShapeChecker {
+  (data: unknown): boolean;
+  /** How many keys the objects of `data` have, if `data` is the document last accepted (then forgotten). */
+  keysWalked(data: unknown): number | undefined;
+}

@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseManifest } from "../../src/formats/manifest.ts";
 import { metadataTexts } from "../../src/catalog/raw-metadata.ts";
 import { compactJson as compact } from "../../src/formats/json-scan.ts";
 
@@ -32,6 +35,29 @@ describe("metadata of a validated manifest written the usual way", () => {
       const parsed = JSON.parse(text);
       expect(metadataTexts(text, parsed)).toEqual(metadataTexts(text));
       expect(metadataTexts(text, parsed)[0]).not.toBe(JSON.stringify(parsed.tasks[0]?.metadata));
+    });
+  }
+});
+
+describe("metadata of a manifest the single-pass checker accepted", () => {
+  const demo = readFileSync(join(import.meta.dir, "../../datasets/demo/manifest.json"), "utf8");
+  const firstType = demo.indexOf('"type": ');
+  // Inside the first task's vulnerability type, a string of its metadata.
+  const issue = firstType + '"type": "'.length;
+  const at = (index: number, insert: string, text = demo) => `${text.slice(0, index)}${insert}${text.slice(index)}`;
+  for (const [what, text] of [
+    ["as written by `dataset manifest`", demo],
+    ["an escape JSON.stringify does not write", at(issue, "\\u00e9")],
+    ["a control character escaped as JSON.stringify escapes it", at(issue, "\\u0001\\n\\t")],
+    ["an upper-case escape", at(issue, "\\u001F")],
+    ["an escaped quote followed by a colon", at(issue, 'say \\": this')],
+    ["a repeated key", at(firstType, '"type": "zz", ')],
+    ["a repeated key and a string starting with a colon", at(firstType, '"type": "zz", ', at(issue, ":"))],
+    ["a space before a colon", demo.replace('"type": ', '"type" : ')],
+  ] as const) {
+    test(`${what}: the text as written`, async () => {
+      const parsed = await parseManifest(text, "manifest.json", { asWritten: true });
+      expect(metadataTexts(text, parsed)).toEqual(metadataTexts(text));
     });
   }
 });
