@@ -8,9 +8,9 @@
  *   bun scripts/dataset-cards.ts [DIR] [--verified OUT] --measure TASK...
  *       build each task's case image from scratch (no layer cache, the sources from the cache),
  *       run `dist/ssebench dataset verify` on it (or read the verdict a finished
- *       `dataset verify --output OUT` left in OUT/tasks/<id>.json), and record build seconds,
- *       image size and verify seconds in DIR/measurements.json; then write README.md. Needs the
- *       engine and base images.
+ *       `dataset verify --output OUT` left in OUT/tasks/<id>.json: of a --repeat N, the mean of
+ *       the N), and record build seconds, image size and verify seconds in DIR/measurements.json;
+ *       then write README.md. Needs the engine and base images.
  */
 import { readdirSync, readFileSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -119,7 +119,8 @@ export function renderCards(dir: string): string {
     "by sha256, and never stored in this repository (docs/dataset-debian.md).",
     "",
     "Times were measured on the development machine (2 shared cores): a case-image build without the",
-    "layer cache, and `ssebench dataset verify` of the task (reference and dummy agent, every check).",
+    "layer cache, and `ssebench dataset verify` of the task (reference and dummy agent, every check; of a",
+    "`verify --repeat N`, the mean of the N).",
     "",
     "| Task | CVE | Project | Class | Build | Image | Verify |",
     "|---|---|---|---|---|---|---|",
@@ -157,13 +158,19 @@ async function run(cmd: string[]): Promise<{ code: number; stdout: string; stder
   return { code, stdout, stderr };
 }
 
+/** The seconds of one verify in a passing verdict file: with `--repeat N`, the mean of the N. */
+export function verdictSeconds(file: string, id: string): number {
+  const verdict = readData(file, JSON.parse) as { ok?: boolean; seconds?: number; repetitions?: unknown };
+  if (verdict.ok !== true || typeof verdict.seconds !== "number") fail(`${file}: ${id} did not verify`);
+  const repetitions = Array.isArray(verdict.repetitions) ? verdict.repetitions.length : 1;
+  return (verdict.seconds as number) / Math.max(1, repetitions);
+}
+
 async function verifySeconds(dir: string, id: string, verified: string | undefined): Promise<number> {
   if (verified) {
     const file = join(verified, "tasks", `${id}.json`);
     if (!existsSync(file)) fail(`${file}: missing (no verdict of ${id} in ${verified})`);
-    const verdict = readData(file, JSON.parse) as { ok?: boolean; seconds?: number };
-    if (verdict.ok !== true || typeof verdict.seconds !== "number") fail(`${file}: ${id} did not verify`);
-    return verdict.seconds as number;
+    return verdictSeconds(file, id);
   }
   const started = performance.now();
   const verify = await run(["./dist/ssebench", "dataset", "verify", "--dir", dir, id]);

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { renderCards } from "../../scripts/dataset-cards.ts";
+import { renderCards, verdictSeconds } from "../../scripts/dataset-cards.ts";
 import { repoRoot, tempDir } from "../helpers/cli.ts";
 
 const dataset = join(repoRoot, "datasets", "debian");
@@ -62,6 +62,20 @@ describe("dataset cards", () => {
     ] as const) {
       const u = cards([...args]);
       expect([u.exitCode, u.stderr.toString()]).toEqual([2, `dataset-cards: ${line}\n`]);
+    }
+  });
+
+  test("a verdict of verify --repeat 3 gives the mean seconds of one verify; a single verify its own", () => {
+    const tmp = tempDir("ssebench-cards-");
+    try {
+      const repeated = join(tmp.path, "repeated.json");
+      writeFileSync(repeated, JSON.stringify({ task: "t", ok: true, seconds: 90, repetitions: [{}, {}, {}] }));
+      expect(verdictSeconds(repeated, "t")).toBe(30);
+      const once = join(tmp.path, "once.json");
+      writeFileSync(once, JSON.stringify({ task: "t", ok: true, seconds: 42 }));
+      expect(verdictSeconds(once, "t")).toBe(42);
+    } finally {
+      tmp.cleanup();
     }
   });
 });
