@@ -68,7 +68,7 @@ function row({ task, image, type, sanitizer }: IndexRow): string {
   ].join("");
 }
 
-export function renderIndexPage(manifest: Manifest, rows: readonly IndexRow[], hasLock: boolean): string {
+export function renderIndexPage(manifest: Pick<Manifest, "dataset" | "version">, rows: readonly IndexRow[], hasLock: boolean): string {
   const title = `ssebench catalog: ${manifest.dataset} ${manifest.version}`;
   const links = ['<a href="/tasks">/tasks</a>', '<a href="/manifest.json">/manifest.json</a>'];
   if (hasLock) links.push('<a href="/images.lock.json">/images.lock.json</a>');

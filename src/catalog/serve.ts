@@ -13,7 +13,7 @@ import { messages } from "./messages.ts";
 import { readLocation } from "./read-location.ts";
 import type { ReportTexts } from "./report-texts.ts";
 import { cleanPath, escapePath, goTarget, movedPermanentlyBody } from "./request-target.ts";
-import { buildResources, type CatalogResources, fixedPaths, type Resource, type TaskResources } from "./resources.ts";
+import { buildResources, type CatalogResources, fixedPaths, LAZY_PATHS, type Resource, type TaskResources } from "./resources.ts";
 
 export const DRAIN_TIMEOUT_MS = 5_000;
 
@@ -116,8 +116,6 @@ function staticResponse(res: Resource): Response {
   return new Response(res.body, { headers: res.headers });
 }
 
-/** Served by a function route: its body is rendered on first use (resources.ts). */
-const MANIFEST_PATH = "/manifest.json";
 const TASK_PATH = /^\/tasks\/([^/]+)(\/metadata)?$/;
 
 /** The task a raw request path names (`/tasks/{id}` or `/tasks/{id}/metadata`), percent-decoded. */
@@ -132,8 +130,9 @@ function taskOfPath(resources: CatalogResources, pathname: string): TaskResource
 }
 
 /**
- * The socket's routes: Bun's native static routes for the fixed paths (served without entering
- * JS, ETag and 304 included), one parameterised route each for `/tasks/{id}` and its metadata (a
+ * The socket's routes: Bun's native static routes for the fixed paths rendered at start-up (served
+ * without entering JS, ETag and 304 included), a function route for those rendered on their first
+ * request (`/`, `/tasks`, `/manifest.json`), one parameterised route each for `/tasks/{id}` and its metadata (a
  * map lookup: per-task static routes made start-up grow about quadratically with the catalog, 9–15 s
  * at 10,000 tasks), the Hono app for the rest (unknown ids, other paths, errors, 405s).
  * Before the app, what the reference's Go server does with the raw request: two Host headers (Bun
@@ -148,7 +147,7 @@ export function socketRoutes(resources: CatalogResources, fetch: (request: Reque
   const fixed = fixedPaths(resources);
   const routes: Bun.Serve.Routes<unknown, string> = {};
   for (const [path, res] of fixed) routes[path] = { GET: staticResponse(res), HEAD: staticResponse(res) };
-  const answered = (pathname: string) => fixed.has(pathname) || pathname === MANIFEST_PATH || taskOfPath(resources, pathname) !== undefined;
+  const answered = (pathname: string) => fixed.has(pathname) || Object.hasOwn(LAZY_PATHS, pathname) || taskOfPath(resources, pathname) !== undefined;
   const handle = (request: Request): Response | Promise<Response> => {
     // (Bun itself refuses an HTTP/1.1 request without Host; HTTP/1.0 may omit it.)
     if (request.headers.get("host")?.includes(",")) return badRequest(messages.tooManyHosts);
@@ -171,9 +170,12 @@ export function socketRoutes(resources: CatalogResources, fetch: (request: Reque
   };
   const detail = taskRoute((task) => task.detail);
   const metadata = taskRoute((task) => task.metadata);
-  const manifest = (request: Request) =>
-    request.headers.get("host")?.includes(",") ? handle(request) : respond(resources.manifest, request.headers.get("if-none-match"));
-  routes[MANIFEST_PATH] = { GET: manifest, HEAD: manifest };
+  // Function routes for the bodies rendered on their first request (resources.ts).
+  for (const [path, name] of Object.entries(LAZY_PATHS)) {
+    const lazy = (request: Request) =>
+      request.headers.get("host")?.includes(",") ? handle(request) : respond(resources[name], request.headers.get("if-none-match"));
+    routes[path] = { GET: lazy, HEAD: lazy };
+  }
   routes["/tasks/:id"] = { GET: detail, HEAD: detail };
   routes["/tasks/:id/metadata"] = { GET: metadata, HEAD: metadata };
   return { routes, fetch: handle };
