@@ -60,7 +60,7 @@ export function lockUrlBeside(manifestLocation: string): string {
   return url.toString();
 }
 
-async function localManifestPath(location: string): Promise<string> {
+export async function localManifestPath(location: string): Promise<string> {
   const info = await stat(location).catch(() => undefined);
   return info?.isDirectory() ? join(location, "manifest.json") : location;
 }
@@ -77,7 +77,7 @@ async function readManifest(location: string, manifestLocation: string): Promise
 }
 
 /** Reads a lock; `optional` locks that are absent give undefined instead of an error. */
-async function readLock(location: string, optional: boolean): Promise<ImagesLock | undefined> {
+export async function readLock(location: string, optional: boolean): Promise<ImagesLock | undefined> {
   const read = await readLocation(location);
   if (!read.ok) {
     if (optional && read.missing) return undefined;
@@ -87,9 +87,22 @@ async function readLock(location: string, optional: boolean): Promise<ImagesLock
   return parseImagesLock(read.text, location);
 }
 
-export async function openCatalog({ catalog, env = process.env }: { catalog?: string; env?: Env }): Promise<Catalog> {
+/** The lock of a local manifest: the one named, else `images.lock.json` beside it when there is one. */
+export async function localLockLocation(manifestLocation: string, namedLock: string | undefined): Promise<string | undefined> {
+  const beside = join(dirname(manifestLocation), "images.lock.json");
+  return namedLock ?? ((await isFile(beside)) ? beside : undefined);
+}
+
+/** Where `openCatalog` reads from, in the order it decides: `local` only for a manifest file or folder. */
+export function catalogSource({ catalog, env = process.env }: { catalog?: string; env?: Env }) {
   const location = catalog?.trim() || env.SSEBENCH_CATALOG?.trim() || "";
   const namedLock = env.SSEBENCH_IMAGES_LOCK?.trim() || undefined;
+  const local = location !== "" && !/^[a-z0-9-]+$/.test(location) && !isUrl(location);
+  return { location, namedLock, local };
+}
+
+export async function openCatalog({ catalog, env = process.env }: { catalog?: string; env?: Env }): Promise<Catalog> {
+  const { location, namedLock } = catalogSource({ catalog, env });
   let opened: Omit<Catalog, "warnings">;
   const embedded = !location || /^[a-z0-9-]+$/.test(location) ? await import("./embedded.ts") : undefined;
   if (embedded && (!location || embedded.isEmbeddedName(location))) {
@@ -115,8 +128,7 @@ export async function openCatalog({ catalog, env = process.env }: { catalog?: st
   } else {
     const manifestLocation = await localManifestPath(location);
     const manifest = await readManifest(location, manifestLocation);
-    const beside = join(dirname(manifestLocation), "images.lock.json");
-    const lockLocation = namedLock ?? ((await isFile(beside)) ? beside : undefined);
+    const lockLocation = await localLockLocation(manifestLocation, namedLock);
     const lock = lockLocation ? await readLock(lockLocation, false) : undefined;
     opened = { location, manifestLocation, manifest, lock, lockLocation, localDir: dirname(manifestLocation), embedded: false };
   }

@@ -1,7 +1,7 @@
 /** What `ssebench tasks list` and `tasks show` print, computed from an opened catalog. */
 import { join } from "node:path";
 import { type Catalog, type Env, findTask, openCatalog, registryFromEnv, resolveImage } from "./client.ts";
-import { type CaseImageRef, type TaskSummary, taskDetail, taskSummary } from "./image-refs.ts";
+import { type CaseImageRef, caseImageRef, type TaskSummary, taskDetail, taskSummary } from "./image-refs.ts";
 import { messages } from "./messages.ts";
 import { usageError } from "../errors.ts";
 import type { ManifestTask } from "../formats/manifest-types.ts";
@@ -41,20 +41,46 @@ function matches(task: ManifestTask, { language, type }: TaskFilter): boolean {
   return type === undefined || (task.metadata.type ?? "").toLowerCase().includes(type);
 }
 
+/** What a listing keeps of a task (not its files nor the rest of its metadata). */
+interface Listed {
+  summary: TaskSummary;
+  type: string | null;
+  warning?: string;
+}
+
+function listed(task: ManifestTask, image: CaseImageRef, registry: string): Listed {
+  return { summary: taskSummary(task, image, registry), type: task.metadata.type, warning: image.warning };
+}
+
+function sortedListing(rows: Listed[], { total, location, warnings: first }: { total: number; location: string; warnings: string[] }): Listing {
+  rows.sort((a, b) => compareCodePoints(a.summary.id, b.summary.id));
+  const warnings = [...first];
+  for (const row of rows) if (row.warning) warnings.push(row.warning);
+  return { total, location, tasks: rows.map((r) => r.summary), types: rows.map((r) => r.type), warnings };
+}
+
+/**
+ * A local manifest is listed task by task (local-listing.ts), keeping of each task only what the
+ * listing shows; anything that path does not take goes the ordinary way, with its messages.
+ */
+async function listStreamed(env: Env, catalog: string | undefined, filter: TaskFilter, registry: string): Promise<Listing | undefined> {
+  const { streamLocalCatalog } = await import("./local-listing.ts");
+  const rows: Listed[] = [];
+  const streamed = await streamLocalCatalog({ catalog, env }, (task, manifest, lock) => {
+    if (matches(task, filter)) rows.push(listed(task, caseImageRef(manifest, task, lock, registry), registry));
+  });
+  return streamed && sortedListing(rows, streamed);
+}
+
 export async function listTasks(options: { catalog?: string; env?: Env; filter?: TaskFilter }): Promise<Listing> {
   const env = options.env ?? process.env;
   const filter = checkFilter(options.filter ?? {});
-  const catalog = await openCatalog({ catalog: options.catalog, env });
   const registry = registryFromEnv(env);
-  const warnings = [...catalog.warnings];
-  const kept = catalog.manifest.tasks.filter((task) => matches(task, filter));
-  const sorted = kept.sort((a, b) => compareCodePoints(a.id, b.id));
-  const tasks = sorted.map((task) => {
-    const image = resolveImage(catalog, task, registry);
-    if (image.warning) warnings.push(image.warning);
-    return taskSummary(task, image, registry);
-  });
-  return { tasks, types: sorted.map((t) => t.metadata.type), total: catalog.manifest.tasks.length, location: catalog.location, warnings };
+  const streamed = await listStreamed(env, options.catalog, filter, registry);
+  if (streamed) return streamed;
+  const catalog = await openCatalog({ catalog: options.catalog, env });
+  const rows = catalog.manifest.tasks.filter((task) => matches(task, filter)).map((task) => listed(task, resolveImage(catalog, task, registry), registry));
+  return sortedListing(rows, { total: catalog.manifest.tasks.length, location: catalog.location, warnings: catalog.warnings });
 }
 
 export interface Shown {
