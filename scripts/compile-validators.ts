@@ -46,7 +46,7 @@ export const validators = {
 ${table}
 };
 export const schemas = ${JSON.stringify(schemas)};
-${shapeCheckersSource({ manifest: schemas.manifest as Record<string, unknown> })}`;
+${shapeCheckersSource({ manifest: schemas.manifest, "images-lock": schemas["images-lock"] } as Record<string, Record<string, unknown>>)}`;
 }
 
 /** Writes the module; returns its path. */
