@@ -180,7 +180,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   // after-grading plugins can call the model, and the ledger marks their calls (docs/gateway.md).
   if (survivors.length === 0 && modelForwarding()) {
     const left = [...(await record.gate(killUserProcesses(runner))), ...(await record.gate(killUserProcesses(model)))];
-    if (left.length === 0) routeLaterCallsToPlugins(env);
+    if (left.length === 0) routeLaterCallsToPlugins();
   }
   await record.gate(plugins.runBlocking("after-grading"));
   await record.end();

@@ -51,8 +51,9 @@ export const msg = {
   pluginExit: (code: number) => `exit status ${code}`,
   // model access (the run's gateway socket)
   modelKeyUnreadable: (dir: string, detail: string) => `Cannot read the run's model key in ${dir}: ${detail}`,
+  modelFile: (path: string, problem: string) => `ssebench-entrypoint: the model file ${path} ${problem}`,
   modelPortBusy: (port: number, detail: string) => `Cannot listen on 127.0.0.1:${port} for the model: ${detail}`,
-  relayUsage: () => "usage: ssebench-entrypoint relay HOST:PORT /path/to/unix.sock",
+  relayUsage: () => "usage: ssebench-entrypoint relay HOST:PORT /path/to/unix.sock [HOST:PORT /path/to/unix.sock]...",
   relayBadPort: (port: string) => `ssebench-entrypoint relay: port ${port} is not a TCP port (0 to 65535)`,
   relayListen: (where: string, detail: string) => `ssebench-entrypoint relay: cannot listen on ${where}: ${detail}`,
   // results upload (upload-config.ts, results-upload.ts)

@@ -3,14 +3,18 @@
  * at /run/ssebench holding the gateway's Unix socket (`model.sock`) and the run's key (`api-key`,
  * readable by root only). The entrypoint reads the key as root, so it is in no `docker inspect`
  * output, and forwards 127.0.0.1:4000 byte for byte to the socket, so the container needs no
- * network at all. The agent (and `llm: true` plugins) get SSE_BASE_URL and SSE_API_KEY.
+ * network at all. A Swarm trial has no such mount (bind mounts are node-local): a root-only
+ * secret (`/run/secrets/ssebench-model`) holds the key and the TCP addresses on the trial's own
+ * network where its relay carries the calls to the run's gateway sockets on the orchestrator's
+ * node. The agent (and `llm: true` plugins) get SSE_BASE_URL and SSE_API_KEY.
  * Kept light: it is on the entrypoint's start-up path.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { msg } from "./messages.ts";
-import { relayTcpToUnix } from "./socket-relay.ts";
+import { parseSecretJson, readRootOnlyFile } from "./secret-file.ts";
+import { relayTarget, relayTcp } from "./socket-relay.ts";
 
 export const MODEL_DIR = "/run/ssebench";
 export const MODEL_SOCKET = "model.sock";
@@ -18,32 +22,62 @@ export const MODEL_SOCKET = "model.sock";
 export const MODEL_PLUGIN_SOCKET = "plugin.sock";
 export const MODEL_KEY_FILE = "api-key";
 export const FORWARD_PORT = 4000;
+/** A Swarm trial's model secret (SSE_MODEL_FILE): {"key", "agent": "host:port", "plugin": "host:port"}. */
+export const MODEL_SECRET_FILE = "/run/secrets/ssebench-model";
 
 type Env = Record<string, string | undefined>;
 
 /** Where new connections go: the agent's socket, then (after grading) the plugin socket. */
-const target = { path: "" };
+const target = { path: "", plugin: "" };
+
+interface Access {
+  key: string;
+  agent: string;
+  /** where calls go once only root's plugins run; "" when the run has none */
+  plugin: string;
+}
+
+/** The run's key and gateway: the mounted folder (a local run), else the Swarm secret, else none. */
+function findAccess(env: Env): Access | undefined {
+  const dir = env.SSE_MODEL_DIR || MODEL_DIR;
+  const socketPath = join(dir, MODEL_SOCKET);
+  if (existsSync(socketPath)) {
+    let key: string;
+    try {
+      key = readFileSync(join(dir, MODEL_KEY_FILE), "utf8").trim();
+    } catch (e) {
+      throw new UserError(msg.modelKeyUnreadable(dir, e instanceof Error ? e.message : String(e)));
+    }
+    const plugin = join(dir, MODEL_PLUGIN_SOCKET);
+    return { key, agent: socketPath, plugin: existsSync(plugin) ? plugin : "" };
+  }
+  const file = env.SSE_MODEL_FILE || MODEL_SECRET_FILE;
+  const text = readRootOnlyFile(file, msg.modelFile);
+  if (text === undefined) return undefined;
+  const doc = parseSecretJson(text, file, msg.modelFile);
+  if (typeof doc.key !== "string" || !/^[\x21-\x7e]{8,512}$/.test(doc.key)) throw new UserError(msg.modelFile(file, 'has no "key"'));
+  for (const field of ["agent", "plugin"] as const) {
+    const value = doc[field];
+    if (value === undefined && field === "plugin") continue;
+    if (typeof value !== "string" || value.startsWith("/") || !relayTarget(value)) throw new UserError(msg.modelFile(file, `has no "${field}" (host:port)`));
+  }
+  return { key: doc.key, agent: doc.agent as string, plugin: (doc.plugin as string | undefined) ?? "" };
+}
 
 /** Starts the forwarder when the run has a model; returns the variables the agent gets (none without). */
 export function openModelAccess(env: Env): Record<string, string> {
-  const dir = env.SSE_MODEL_DIR || MODEL_DIR;
-  const socketPath = join(dir, MODEL_SOCKET);
-  if (!existsSync(socketPath)) return {};
-  let key: string;
-  try {
-    key = readFileSync(join(dir, MODEL_KEY_FILE), "utf8").trim();
-  } catch (e) {
-    throw new UserError(msg.modelKeyUnreadable(dir, e instanceof Error ? e.message : String(e)));
-  }
+  const access = findAccess(env);
+  if (!access) return {};
   const port = env.SSE_MODEL_PORT ? Number(env.SSE_MODEL_PORT) : FORWARD_PORT;
-  let listener: ReturnType<typeof relayTcpToUnix>;
+  let listener: ReturnType<typeof relayTcp>;
   try {
-    target.path = socketPath;
-    listener = relayTcpToUnix("127.0.0.1", port, () => target.path);
+    target.path = access.agent;
+    target.plugin = access.plugin;
+    listener = relayTcp("127.0.0.1", port, () => target.path);
   } catch (e) {
     throw new UserError(msg.modelPortBusy(port, e instanceof Error ? e.message : String(e)));
   }
-  return { SSE_BASE_URL: `http://127.0.0.1:${listener.port}`, SSE_API_KEY: key };
+  return { SSE_BASE_URL: `http://127.0.0.1:${listener.port}`, SSE_API_KEY: access.key };
 }
 
 /** Whether the forwarder to the run's model is up. */
@@ -55,10 +89,8 @@ export const modelForwarding = (): boolean => target.path !== "";
  * process of the agent's user or the runner (which ran the agent's code in grading) is left:
  * only root's plugins run then. Connections already open keep their socket.
  */
-export function routeLaterCallsToPlugins(env: Env): boolean {
-  if (!target.path) return false;
-  const plugins = join(env.SSE_MODEL_DIR || MODEL_DIR, MODEL_PLUGIN_SOCKET);
-  if (!existsSync(plugins)) return false;
-  target.path = plugins;
+export function routeLaterCallsToPlugins(): boolean {
+  if (!target.path || !target.plugin) return false;
+  target.path = target.plugin;
   return true;
 }

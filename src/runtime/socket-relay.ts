@@ -1,7 +1,7 @@
 /**
- * A TCP listener that relays each connection byte for byte to a Unix socket, with back-pressure
- * both ways. The entrypoint's model forwarder (model-access.ts) and `ssebench-entrypoint relay`
- * (a Swarm trial's way to the host's results receiver or gateway) use it. Kept light.
+ * A TCP listener that relays each connection byte for byte to a Unix socket or a TCP address, with
+ * back-pressure both ways. The entrypoint's model forwarder (model-access.ts) and `ssebench-entrypoint
+ * relay` (a Swarm trial's way to the host's results receiver and gateway) use it. Kept light.
  */
 import type { Socket } from "bun";
 
@@ -39,11 +39,19 @@ interface Link {
   closed: boolean;
 }
 
+/** `/path` (a Unix socket) or `host:port` (TCP, `[v6]:port` too); undefined when it is neither. */
+export function relayTarget(target: string): { unix: string } | { hostname: string; port: number } | undefined {
+  if (target.startsWith("/")) return { unix: target };
+  const m = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\]|[a-z0-9][a-z0-9.-]*):(\d{1,5})$/i.exec(target);
+  if (!m || Number(m[2]) > 65535) return undefined;
+  return { hostname: (m[1] as string).replace(/^\[|\]$/g, ""), port: Number(m[2]) };
+}
+
 /**
- * Listens on `hostname:port` and relays each connection byte for byte to the Unix socket
- * `target()` names when the connection opens (so the target can change for later connections).
+ * Listens on `hostname:port` and relays each connection byte for byte to what `target()` names
+ * when the connection opens (relayTarget's forms; the target can change for later connections).
  */
-export function relayTcpToUnix(hostname: string, port: number, target: () => string) {
+export function relayTcp(hostname: string, port: number, target: () => string) {
   return Bun.listen<Link>({
     hostname,
     port,
@@ -51,20 +59,21 @@ export function relayTcpToUnix(hostname: string, port: number, target: () => str
       open(client) {
         const link: Link = { up: undefined, closed: false, toUp: new Outbox(() => link.up), toClient: new Outbox(() => client) };
         client.data = link;
-        Bun.connect<undefined>({
-          unix: target(),
-          socket: {
-            open(up) {
-              if (link.closed) return void up.end();
-              link.up = up as Socket<unknown>;
-              link.toUp.flush();
-            },
-            data: (_up, chunk) => link.toClient.send(chunk),
-            drain: () => link.toUp.flush(),
-            close: () => void client.end(),
-            error: () => void client.end(),
+        const to = relayTarget(target());
+        if (!to) return void client.end();
+        const handlers: Parameters<typeof Bun.connect<undefined>>[0]["socket"] = {
+          open(up) {
+            if (link.closed) return void up.end();
+            link.up = up as Socket<unknown>;
+            link.toUp.flush();
           },
-        }).catch(() => void client.end());
+          data: (_up, chunk) => link.toClient.send(chunk),
+          drain: () => link.toUp.flush(),
+          close: () => void client.end(),
+          error: () => void client.end(),
+        };
+        const connecting = "unix" in to ? Bun.connect<undefined>({ unix: to.unix, socket: handlers }) : Bun.connect<undefined>({ ...to, socket: handlers });
+        connecting.catch(() => void client.end());
       },
       data: (client, chunk) => client.data.toUp.send(chunk),
       drain: (client) => client.data.toClient.flush(),

@@ -47,3 +47,29 @@ test("relay without an address and an absolute socket path is a usage error", as
   expect(await p.exited).toBe(2);
   expect((await new Response(p.stderr).text()).trim()).toBe(msg.relayUsage());
 });
+
+test("relay with several HOST:PORT SOCKET pairs listens on each; an odd argument count is a usage error", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "push-relay-pairs-"));
+  const socks = ["a.sock", "b.sock"].map((n) => join(dir, n));
+  const servers = socks.map((unix, i) => Bun.serve({ unix, fetch: () => new Response(`server ${i}`) } as unknown as Parameters<typeof Bun.serve>[0]));
+  const relay = Bun.spawn([entrypointBin, "relay", "127.0.0.1:0", socks[0] as string, "127.0.0.1:0", socks[1] as string], { stdout: "pipe", stderr: "pipe" });
+  try {
+    const reader = relay.stdout.getReader();
+    let text = "";
+    while (text.split("\n").length < 3) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    const ports = [...text.matchAll(/127\.0\.0\.1:(\d+) -> (\S+)/g)].map((m) => [m[1], m[2]]);
+    expect(ports.map((p) => p[1])).toEqual(socks);
+    expect(await Promise.all(ports.map(async ([port]) => (await fetch(`http://127.0.0.1:${port}/`)).text()))).toEqual(["server 0", "server 1"]);
+    const odd = Bun.spawn([entrypointBin, "relay", "127.0.0.1:0", socks[0] as string, "127.0.0.1:0"], { stdout: "pipe", stderr: "pipe" });
+    expect(await odd.exited).toBe(2);
+    expect((await new Response(odd.stderr).text()).trim()).toBe(msg.relayUsage());
+  } finally {
+    relay.kill("SIGKILL");
+    for (const s of servers) s.stop(true);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
