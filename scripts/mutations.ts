@@ -200,11 +200,11 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "upload-file-world-readable",
-    what: "the entrypoint accepts an upload token file the agent can read",
-    file: "src/runtime/upload-config.ts",
+    what: "the entrypoint accepts an upload token file (or a Swarm trial's model key file) the agent can read",
+    file: "src/runtime/secret-file.ts",
     from: "if (st.mode & 0o077) throw",
     to: "if (st.mode & 0o000) throw",
-    tests: ["test/runtime/results-upload.test.ts"],
+    tests: ["test/runtime/results-upload.test.ts", "test/runtime/model-access-secret.test.ts"],
     build: true,
   },
   {
@@ -215,6 +215,14 @@ export const MUTATIONS: Mutation[] = [
     to: "const rc = 0;",
     tests: ["test/runtime/walls.test.ts"],
     build: true,
+  },
+  {
+    name: "swarm-model-key-readable",
+    what: "a Swarm trial's model key secret is mounted readable by every user in the container, the agent's included",
+    file: "src/run/swarm-service.ts",
+    from: "target=${SECRET_MODEL_TARGET},uid=0,gid=0,mode=0400",
+    to: "target=${SECRET_MODEL_TARGET},uid=0,gid=0,mode=0444",
+    tests: ["test/run/swarm-backend.test.ts"],
   },
   {
     name: "codex-web-search-on",

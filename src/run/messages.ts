@@ -43,8 +43,8 @@ export const msg = {
   runIdSyntax: (id: string) =>
     `--run-id '${id}': a run ID is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
   runIdLatest: () => "'latest' is not a run ID: it names the newest run of a task, model and agent",
-  swarmNoModel: (agent: string) =>
-    `--backend swarm runs agents that make no model calls for now (no gateway service yet); run ${agent} with --backend local`,
+  swarmModelNeedsUpload: () =>
+    "--backend swarm with a model needs SSEBENCH_SWARM_RESULTS=upload (the default): the model's calls go home through the trial's relay, which a copy run has none of",
   swarmNoManager: (address: string, detail: string) =>
     `--backend swarm: the engine at ${address} is not a Swarm manager (${detail}); set SSEBENCH_SWARM_HOST to a manager's engine (docs/backends.md)`,
   swarmNodes: (value: string) =>

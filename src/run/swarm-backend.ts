@@ -8,7 +8,7 @@
  * rejected, never starts, or whose node goes down ends the trial as a start error, which the run
  * records as an infrastructure error (a job retries it).
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
@@ -17,7 +17,8 @@ import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, RESULTS_MOUNT }
 import { type Docker, DockerCli, engineAddress, firstLine } from "./docker.ts";
 import { msg } from "./messages.ts";
 import { SwarmImages } from "./swarm-images.ts";
-import { jobsCleanUp, networkArgs, parseNodes, relayArgs, ROLE_LABEL, serviceArgs, type TrialNames, trialNames } from "./swarm-service.ts";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../runtime/model-access.ts";
+import { jobsCleanUp, modelSecretText, networkArgs, parseNodes, relayArgs, ROLE_LABEL, serviceArgs, type TrialNames, trialNames } from "./swarm-service.ts";
 import type { ExpectedUpload, ResultsReceiver } from "./upload/receiver.ts";
 
 const RECEIVER_SOCKET = "results.sock";
@@ -46,6 +47,7 @@ class SwarmTrial implements Trial {
   upload: ExpectedUpload | undefined;
   /** the relay's `docker run`, settled once it ran or failed (cleanup waits for it) */
   relay: Promise<UserError | undefined> | undefined;
+  withModel = false;
   constructor(readonly names: TrialNames, readonly withPatch: boolean) {}
   id(): string | undefined {
     return this.service;
@@ -160,10 +162,17 @@ export class SwarmBackend implements Backend {
       if (r.code !== 0) throw new UserError(`docker ${args.slice(0, 2).join(" ")} ${args.at(-1)}: ${firstLine(r.stderr)}`);
     };
     try {
+      // The model's calls go home through the relay, which only a run with an upload has.
+      if (spec.modelDir && !this.uploads) throw new UserError(msg.swarmModelNeedsUpload());
       await create(networkArgs(names, runId));
       if (spec.referencePatch) await create(["secret", "create", "--label", `ssebench.run-id=${runId}`, names.patchSecret, spec.referencePatch]);
       if (this.uploads) await this.uploadSecret(trial, spec, runId, create);
-      await create(serviceArgs({ names, spec, image: spec.image, constraints: this.constraints, withPatch: trial.withPatch, withUpload: trial.upload !== undefined, jobMode: this.jobMode }));
+      if (spec.modelDir) {
+        await this.createSecret(names.modelSecret, runId, modelSecretText(readFileSync(join(spec.modelDir, MODEL_KEY_FILE), "utf8").trim()), create);
+        trial.withModel = true;
+      }
+      const withUpload = trial.upload !== undefined;
+      await create(serviceArgs({ names, spec, image: spec.image, constraints: this.constraints, withPatch: trial.withPatch, withUpload, withModel: trial.withModel, jobMode: this.jobMode }));
       // The relay starts alongside the trial's task, long before the entrypoint's upload at its end.
       if (this.uploads) {
         trial.relay = this.startRelay(trial, spec, runId);
@@ -187,11 +196,15 @@ export class SwarmBackend implements Backend {
   private async uploadSecret(trial: SwarmTrial, spec: ContainerSpec, runId: string, create: (args: string[]) => Promise<void>): Promise<void> {
     const { receiver } = await this.openReceiver();
     trial.upload = receiver.expect(runId, spec.runDir);
-    // The secret's text goes through a 0600 file the CLI reads; it is gone before the trial starts.
-    const temp = mkdtempSync(join(tmpdir(), "ssebench-upload-"));
+    await this.createSecret(trial.names.uploadSecret, runId, trial.upload.secretText, create);
+  }
+
+  /** A Swarm secret from text, through a 0600 file the CLI reads; the file is gone before the trial starts. */
+  private async createSecret(name: string, runId: string, text: string, create: (args: string[]) => Promise<void>): Promise<void> {
+    const temp = mkdtempSync(join(tmpdir(), "ssebench-secret-"));
     try {
-      writeFileSync(join(temp, "secret"), trial.upload.secretText, { mode: 0o600 });
-      await create(["secret", "create", "--label", `ssebench.run-id=${runId}`, trial.names.uploadSecret, join(temp, "secret")]);
+      writeFileSync(join(temp, "secret"), text, { mode: 0o600 });
+      await create(["secret", "create", "--label", `ssebench.run-id=${runId}`, name, join(temp, "secret")]);
     } finally {
       rmSync(temp, { recursive: true, force: true });
     }
@@ -205,7 +218,8 @@ export class SwarmBackend implements Backend {
   private async startRelay(trial: SwarmTrial, spec: ContainerSpec, runId: string): Promise<UserError | undefined> {
     try {
       const { dir } = await this.openReceiver();
-      const r = await this.manager.call(relayArgs({ names: trial.names, image: spec.image, socketDir: dir, socketName: RECEIVER_SOCKET, runId }));
+      const model = spec.modelDir ? { socket: join(spec.modelDir, MODEL_SOCKET), pluginSocket: join(spec.modelDir, MODEL_PLUGIN_SOCKET) } : undefined;
+      const r = await this.manager.call(relayArgs({ names: trial.names, image: spec.image, socketDir: dir, socketName: RECEIVER_SOCKET, runId, model }));
       return r.code === 0 ? undefined : new UserError(msg.swarmRelayFailed(trial.names.relay, firstLine(r.stderr)));
     } catch (e) {
       return new UserError(msg.swarmRelayFailed(trial.names.relay, e instanceof Error ? e.message : String(e)));
@@ -316,7 +330,7 @@ export class SwarmBackend implements Backend {
   /** Removes the service (and so its task's container), then its secret and network. */
   async cleanup(trial: Trial | undefined, keep: boolean): Promise<string[]> {
     if (!trial || keep) return [];
-    const { names, withPatch, upload, relay } = trial as SwarmTrial;
+    const { names, withPatch, upload, relay, withModel } = trial as SwarmTrial;
     upload?.cancel();
     const warnings: string[] = [];
     const gone = (stderr: string) => /not found|no such/i.test(stderr);
@@ -332,6 +346,7 @@ export class SwarmBackend implements Backend {
     }
     if (withPatch) await remove("secret", ["secret", "rm", names.patchSecret]);
     if (upload) await remove("secret", ["secret", "rm", names.uploadSecret]);
+    if (withModel) await remove("secret", ["secret", "rm", names.modelSecret]);
     // The network is in use until the task's container is gone on its node: a few tries.
     for (let i = 0; ; i++) {
       const n = await this.manager.call(["network", "rm", names.network]);

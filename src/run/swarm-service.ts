@@ -7,6 +7,7 @@
  * readable in `docker service inspect`.
  */
 import { createHash } from "node:crypto";
+import { MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../runtime/model-access.ts";
 import { CAPABILITIES, type ContainerSpec, ENTRYPOINT } from "./container.ts";
 
 /** where the reference patch secret appears in the container (SSE_REFERENCE_PATCH points there) */
@@ -23,6 +24,8 @@ export interface TrialNames {
   /** the results-upload secret (URL and token) and the relay that carries the upload home */
   uploadSecret: string;
   relay: string;
+  /** the model secret (the run's gateway key and where the relay takes its calls) */
+  modelSecret: string;
 }
 
 /** where the upload secret appears in the container (the entrypoint's default SSE_UPLOAD_FILE) */
@@ -32,6 +35,13 @@ export const RELAY_ALIAS = "ssebench-results";
 export const RELAY_PORT = 8080;
 /** where the relay container sees the folder of the host's receiver socket */
 export const RELAY_SOCKET_DIR = "/run/ssebench-results";
+/** where the model secret appears in the container (the entrypoint's default SSE_MODEL_FILE) */
+export const SECRET_MODEL_TARGET = "ssebench-model";
+/** the relay's ports for the run's gateway: the agent's socket, then the plugin socket */
+export const RELAY_MODEL_PORT = 4000;
+export const RELAY_PLUGIN_PORT = 4001;
+/** where the relay sees the run's gateway sockets (each bind-mounted alone: the key file stays out) */
+export const RELAY_MODEL_DIR = "/run/ssebench-model";
 
 /**
  * Swarm object names allow [a-zA-Z0-9-] and 63 characters: the run ID, made safe and cut, plus a
@@ -41,7 +51,7 @@ export function trialNames(runId: string): TrialNames {
   const hash = createHash("sha256").update(runId).digest("hex").slice(0, 6);
   const safe = runId.replace(/[^A-Za-z0-9-]+/g, "-").slice(0, 40).replace(/-+$/, "");
   const base = `ssb-${safe}-${hash}`;
-  return { service: base, network: `${base}-net`, patchSecret: `${base}-patch`, uploadSecret: `${base}-upload`, relay: `${base}-relay` };
+  return { service: base, network: `${base}-net`, patchSecret: `${base}-patch`, uploadSecret: `${base}-upload`, relay: `${base}-relay`, modelSecret: `${base}-model` };
 }
 
 /** Bytes of a docker size ("4g", "512m", "100k", "1024b" or plain bytes). */
@@ -67,6 +77,8 @@ export interface ServiceInput {
   withPatch: boolean;
   /** whether the results go home by upload (the upload secret exists) */
   withUpload: boolean;
+  /** whether the run has a model (the model secret exists) */
+  withModel?: boolean;
 }
 
 /**
@@ -95,6 +107,7 @@ export function serviceArgs(input: ServiceInput): string[] {
     args.push("--secret", `source=${names.patchSecret},target=${SECRET_PATCH_TARGET},uid=0,gid=0,mode=0400`);
   }
   if (input.withUpload) args.push("--secret", `source=${names.uploadSecret},target=${SECRET_UPLOAD_TARGET},uid=0,gid=0,mode=0400`);
+  if (input.withModel) args.push("--secret", `source=${names.modelSecret},target=${SECRET_MODEL_TARGET},uid=0,gid=0,mode=0400`);
   for (const [k, v] of Object.entries(env)) args.push("--env", `${k}=${v}`);
   for (const [k, v] of Object.entries({ ...spec.labels, "ssebench.backend": "swarm" })) {
     args.push("--label", `${k}=${v}`, "--container-label", `${k}=${v}`);
@@ -111,6 +124,8 @@ export interface RelayInput {
   socketDir: string;
   socketName: string;
   runId: string;
+  /** the run's gateway sockets on this host (model-gateway.ts), relayed on RELAY_MODEL_PORT and RELAY_PLUGIN_PORT */
+  model?: { socket: string; pluginSocket: string };
 }
 
 /**
@@ -127,8 +142,26 @@ export function relayArgs(input: RelayInput): string[] {
   args.push("--cpus", "0.5", "--memory", RELAY_MEMORY, "--memory-swap", RELAY_MEMORY, "--pids-limit", "64");
   args.push("--mount", `type=bind,source=${input.socketDir},target=${RELAY_SOCKET_DIR},readonly`);
   for (const label of [`ssebench.run-id=${input.runId}`, "ssebench.backend=swarm", `${ROLE_LABEL}=relay`]) args.push("--label", label);
-  args.push(input.image, "relay", `0.0.0.0:${RELAY_PORT}`, `${RELAY_SOCKET_DIR}/${input.socketName}`);
+  const model = input.model ? modelRelay(input.model) : { mounts: [], pairs: [] };
+  for (const m of model.mounts) args.push("--mount", m);
+  args.push(input.image, "relay", `0.0.0.0:${RELAY_PORT}`, `${RELAY_SOCKET_DIR}/${input.socketName}`, ...model.pairs);
   return args;
+}
+
+/** The relay's part for a run's gateway: each socket bind-mounted on its own, and its port. */
+export function modelRelay(model: { socket: string; pluginSocket: string }): { mounts: string[]; pairs: string[] } {
+  const mounts: string[] = [];
+  const pairs: string[] = [];
+  for (const [source, name, port] of [[model.socket, MODEL_SOCKET, RELAY_MODEL_PORT], [model.pluginSocket, MODEL_PLUGIN_SOCKET, RELAY_PLUGIN_PORT]] as const) {
+    mounts.push(`type=bind,source=${source},target=${RELAY_MODEL_DIR}/${name},readonly`);
+    pairs.push(`0.0.0.0:${port}`, `${RELAY_MODEL_DIR}/${name}`);
+  }
+  return { mounts, pairs };
+}
+
+/** The model secret's text: the run's key and where, on the trial's network, its relay listens. */
+export function modelSecretText(key: string): string {
+  return JSON.stringify({ key, agent: `${RELAY_ALIAS}:${RELAY_MODEL_PORT}`, plugin: `${RELAY_ALIAS}:${RELAY_PLUGIN_PORT}` });
 }
 
 const RELAY_MEMORY = "256m";

@@ -85,8 +85,8 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
     // Filed under model 'none': the agent's result does not depend on it.
     served = await loadModel(home.root, opts.model as string, env);
   }
-  // The swarm backend has no gateway service yet (docs/backends.md): refused before anything is built.
-  if (served && opts.backend === "swarm") throw new UserError(msg.swarmNoModel(agent.name));
+  // A swarm trial's model calls go home through its results relay (docs/backends.md): none without uploads.
+  if (served && opts.backend === "swarm" && env.SSEBENCH_SWARM_RESULTS === "copy") throw new UserError(msg.swarmModelNeedsUpload());
   // 12. emulation
   const platform = choosePlatform(task.arch);
   if (platform) warn(msg.emulation(HOST_ARCH[hostArch()] ?? hostArch(), platform.slice("linux/".length)));

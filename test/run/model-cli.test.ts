@@ -2,7 +2,7 @@
  * `ssebench run --model` through the compiled binary, with a home holding an agent that makes model
  * calls: an unknown model, a missing key variable, a wire mismatch are one line each before
  * anything is built; --model with an agent that makes no calls is a warning and files the run
- * under 'none'; a bad --budget is a usage error.
+ * under 'none'; a bad --budget is a usage error; --backend swarm takes a model only with uploads.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
@@ -45,9 +45,16 @@ describe("ssebench run --model", () => {
     expect(readdirSync(results.path)).toEqual([]);
   });
 
-  test("--backend swarm with an agent that makes model calls: one line before anything is built", async () => {
+  test("--backend swarm with a model and results copied (no relay to carry the calls): one line before anything is built", async () => {
+    const r = await run(["--agent", "caller", "--model", "scripted", "--backend", "swarm"], { PATH: "/nonexistent", SSEBENCH_SWARM_RESULTS: "copy" });
+    expect([r.exitCode, r.stderr]).toEqual([1, `${msg.swarmModelNeedsUpload()}\n`]);
+    expect(readdirSync(results.path)).toEqual([]);
+  });
+
+  test("--backend swarm with a model and uploads (the default): validation passes on to the agent's files", async () => {
     const r = await run(["--agent", "caller", "--model", "scripted", "--backend", "swarm"], { PATH: "/nonexistent" });
-    expect([r.exitCode, r.stderr]).toEqual([1, `${msg.swarmNoModel("caller")}\n`]);
+    // The next check (after validation) refuses this home's caller agent: the model was not.
+    expect([r.exitCode, r.stderr]).toEqual([1, expect.stringContaining(join("agents", "caller", "Dockerfile:2"))]);
     expect(readdirSync(results.path)).toEqual([]);
   });
 

@@ -1,9 +1,14 @@
 /**
  * The Swarm backend against a stand-in manager (its neighbour, the docker CLI): the service argv
  * keeps the local walls and no secret value, names are valid, and the failure rules (rejected,
- * never started, node down) end a trial as a start error. The real swarm is in test/swarm.
+ * never started, node down) end a trial as a start error; a model's key travels as a secret only.
+ * The real swarm is in test/swarm.
  */
 import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MODEL_KEY_FILE } from "../../src/runtime/model-access.ts";
 import { CAPABILITIES, type ContainerSpec } from "../../src/run/container.ts";
 import type { Docker, DockerResult } from "../../src/run/docker.ts";
 import { msg } from "../../src/run/messages.ts";
@@ -195,7 +200,7 @@ describe("swarm backend lifecycle", () => {
     expect(verbs.slice(1, 5)).toEqual([
       `network create ${names.network}`,
       "secret create /tmp/secret-patch.diff",
-      expect.stringMatching(/^secret create \/tmp\/ssebench-upload-.*\/secret$/),
+      expect.stringMatching(/^secret create \/tmp\/ssebench-secret-.*\/secret$/),
       "service create --x",
     ]);
     // Alongside the trial's task (polled meanwhile), on the manager's engine.
@@ -242,5 +247,49 @@ describe("swarm backend lifecycle", () => {
       { id: "ssb-a", runId: "run-a", task: "task-a", state: "service" },
       { id: "ssb-a-relay", runId: "run-a", task: "", state: "relay" },
     ]);
+  });
+
+  test("a run with a model: its key only in a root-only secret (no argv holds it), the relay carries the gateway's two sockets (not the key file); all removed", async () => {
+    const modelDir = mkdtempSync(join(tmpdir(), "ssebench-gw-test-"));
+    const key = "sk-ssebench-not-in-any-argv";
+    writeFileSync(join(modelDir, MODEL_KEY_FILE), `${key}\n`, { mode: 0o600 });
+    const secrets = new Map<string, string>();
+    const fake = new FakeManager([
+      ["secret create", (args) => (existsSync(args.at(-1) as string) && secrets.set(args.at(-2) as string, readFileSync(args.at(-1) as string, "utf8")), {})],
+      ["service ps --no-trunc --format", () => ({ stdout: "Running 1 second ago\t\n" })],
+      ...MANAGER,
+      ["inspect", task({ State: "complete", ContainerStatus: { ContainerID: "c1", ExitCode: 0 } })],
+    ]);
+    try {
+      const backend = await SwarmBackend.open({ SSEBENCH_SWARM_POLL_MS: "5", SSEBENCH_SWARM_UPLOAD_WAIT: "0.05" }, () => {}, [], () => fake);
+      const trial = backend.start({ ...spec, modelDir }, () => {});
+      expect(await trial.done).toBe(0);
+      expect(trial.startError()).toBeUndefined();
+      const names = trialNames("20260101-000000-abcdef");
+      expect(JSON.parse(secrets.get(names.modelSecret) as string)).toEqual({ key, agent: "ssebench-results:4000", plugin: "ssebench-results:4001" });
+      expect(fake.calls.some((c) => c.some((a) => a.includes(key)))).toBe(false);
+      const service = fake.calls.find((c) => c[1] === "create" && c.includes(names.service)) as string[];
+      expect(service).toContain(`source=${names.modelSecret},target=ssebench-model,uid=0,gid=0,mode=0400`);
+      const relay = fake.calls.find((c) => c[0] === "run" && c.includes(names.relay)) as string[];
+      expect(relay.filter((_, i) => relay[i - 1] === "--mount").slice(1)).toEqual([
+        `type=bind,source=${join(modelDir, "model.sock")},target=/run/ssebench-model/model.sock,readonly`,
+        `type=bind,source=${join(modelDir, "plugin.sock")},target=/run/ssebench-model/plugin.sock,readonly`,
+      ]);
+      expect(relay.slice(relay.indexOf("relay"))).toEqual(["relay", "0.0.0.0:8080", "/run/ssebench-results/results.sock", "0.0.0.0:4000", "/run/ssebench-model/model.sock", "0.0.0.0:4001", "/run/ssebench-model/plugin.sock"]);
+      await backend.collectResults(trial, spec);
+      await backend.cleanup(trial, false);
+      expect(fake.calls.filter((c) => c[0] === "secret" && c[1] === "rm").map((c) => c.at(-1))).toContain(names.modelSecret);
+      await backend.close();
+    } finally {
+      rmSync(modelDir, { recursive: true, force: true });
+    }
+  });
+
+  test("a run with a model and results copied is a start error that creates nothing: its calls would have no relay", async () => {
+    const { backend, fake } = await backendWith([]);
+    const trial = backend.start({ ...spec, modelDir: "/tmp/nowhere" }, () => {});
+    expect(await trial.done).toBe(125);
+    expect(trial.startError()).toBe(msg.swarmModelNeedsUpload());
+    expect(fake.calls.filter((c) => c[1] === "create")).toEqual([]);
   });
 });

@@ -31,7 +31,7 @@ const work = tempDir("push-swarm-upload-");
 const registryDir = join(work.path, "registry");
 const name = `push-up-${process.pid}`;
 const nodeEngines = (process.env.SSEBENCH_SWARM_NODES ?? "").split(",").filter(Boolean).map((p) => p.split("=")[1] as string);
-const names: TrialNames = { service: `${name}-trial`, network: `${name}-net`, relay: `${name}-relay`, uploadSecret: `${name}-upload`, patchSecret: `${name}-patch` };
+const names: TrialNames = { service: `${name}-trial`, network: `${name}-net`, relay: `${name}-relay`, uploadSecret: `${name}-upload`, patchSecret: `${name}-patch`, modelSecret: `${name}-model` };
 /** what this test made on the engines: the pushed tag here, the pulled image on the nodes */
 const made: { tag?: string; ref?: string } = {};
 
