@@ -13,20 +13,9 @@ import { join } from "node:path";
 import { readTrials } from "../../src/jobs/store.ts";
 import { ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
 import { demoDir, homeWithAgents, readJson } from "../e2e/helpers.ts";
+import { dockerAt, leftovers, nodes, nodeWithRole, runIdsStarted, SKIP, SWARM, swarmEnv } from "./helpers.ts";
 
 setDefaultTimeout(1_800_000);
-const SWARM = process.env.SSEBENCH_E2E === "1" && process.env.SSEBENCH_SWARM === "1";
-const SKIP = SWARM ? "" : " [skipped: set SSEBENCH_E2E=1 SSEBENCH_SWARM=1 with the test swarm up (scripts/swarm-two-node.sh)]";
-const manager = process.env.SSEBENCH_SWARM_HOST ?? "";
-/** node ID → engine, as the swarm script prints them */
-const nodes = new Map((process.env.SSEBENCH_SWARM_NODES ?? "").split(",").filter(Boolean).map((p) => p.split("=") as [string, string]));
-
-function dockerAt(host: string, args: string[]): string {
-  const r = Bun.spawnSync(["docker", ...args], { env: { ...process.env, DOCKER_HOST: host }, stdout: "pipe", stderr: "pipe" });
-  return r.stdout.toString().trim();
-}
-const onManager = (args: string[]) => dockerAt(manager, args);
-const nodeWithRole = (role: string) => onManager(["node", "ls", "--quiet", "--filter", `node.label=ssebench.role=${role}`]);
 
 const results = tempDir("ssebench-swarm-jobs-");
 // napper: sleeps, then leaves no patch (a failed grade), so a killed first try has time to happen.
@@ -38,34 +27,8 @@ afterAll(() => {
 const TASKS = ["htmlesc-quote-overflow", "fixedbuf-extend-overflow", "staticfs-encoded-traversal"];
 const SWARM_FLAGS = ["--backend", "swarm", "--constraint", "node.labels.ssebench.role==runner", "--cpus", "1", "--memory", "2g"];
 
-/**
- * Images go to both nodes (trials run on the worker, each trial's results relay on the manager):
- * through the registry when SSEBENCH_SWARM_REGISTRY names one (CI), else by save | load.
- */
-function envFor(): Record<string, string | undefined> {
-  const { DOCKER_HOST, SSEBENCH_SWARM_NODES, SSEBENCH_SWARM_REGISTRY, SSEBENCH_SWARM_REGISTRY_PULL } = process.env;
-  return { DOCKER_HOST, SSEBENCH_HOME: home.path, SSEBENCH_SWARM_HOST: manager, SSEBENCH_SWARM_NODES, SSEBENCH_SWARM_REGISTRY, SSEBENCH_SWARM_REGISTRY_PULL };
-}
-
-/** Run IDs of the ssebench containers an engine started since `since` (its own event log). */
-function runIdsStarted(host: string, since: string): string[] {
-  const out = dockerAt(host, ["events", "--since", since, "--until", new Date().toISOString(), "--filter", "type=container", "--filter", "event=start", "--filter", "label=ssebench.run-id", "--format", '{{index .Actor.Attributes "ssebench.run-id"}}']);
-  return out.split("\n").filter(Boolean);
-}
-
-/** What the swarm still holds of any trial: services, networks, secrets, and containers on any node. */
-async function leftovers(): Promise<string[]> {
-  const held = () =>
-    [
-      ...onManager(["service", "ls", "--quiet", "--filter", "label=ssebench.backend=swarm"]).split("\n"),
-      ...onManager(["network", "ls", "--quiet", "--filter", "label=ssebench.backend=swarm"]).split("\n"),
-      ...onManager(["secret", "ls", "--quiet", "--filter", "label=ssebench.run-id"]).split("\n"),
-      ...[...nodes.values()].flatMap((engine) => dockerAt(engine, ["ps", "--all", "--quiet", "--filter", "label=ssebench.backend=swarm"]).split("\n")),
-    ].filter(Boolean);
-  // A node removes a removed service's container a moment later.
-  for (let i = 0; i < 40 && held().length > 0; i++) await Bun.sleep(250);
-  return held();
-}
+/** Images go to both nodes (trials run on the worker, each trial's results relay on the manager). */
+const envFor = () => swarmEnv(home.path);
 
 describe.skipIf(!SWARM)(`jobs on the two-node swarm${SKIP}`, () => {
   test("the demo tasks × {reference, dummy} on the worker: the reference resolves every task, dummy none; run folders here; nothing left", async () => {
