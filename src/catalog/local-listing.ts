@@ -5,13 +5,24 @@
  * manifest or lock, a duplicate id, a file it cannot read) gives undefined: the caller then opens
  * the catalog the ordinary way (client.ts openCatalog), which words the problem as it always has.
  */
-import { readFile } from "node:fs/promises";
+import { closeSync, openSync, readSync } from "node:fs";
 import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest-types.ts";
 import { catalogSource, type Env, localLockLocation, localManifestPath, readLock } from "./client.ts";
 import { lockMismatchWarning } from "./image-refs.ts";
 import { scanManifest } from "./manifest-stream.ts";
 
 const GC_EVERY = 500;
+
+/** `scan()`, or undefined when reading fails (the ordinary reading then says why); `done()` in any case. */
+function readQuietly<T>(scan: () => T, done: () => void): T | undefined {
+  try {
+    return scan();
+  } catch {
+    return undefined;
+  } finally {
+    done();
+  }
+}
 
 export interface StreamedCatalog {
   /** the manifest without its tasks */
@@ -22,7 +33,10 @@ export interface StreamedCatalog {
   warnings: string[];
 }
 
-/** `onTask(task, manifest, lock)`: `manifest` has dataset and version (no tasks); `lock` may be for another dataset. */
+/**
+ * `onTask(task, manifest, lock)`: the task as written or in model form (absent optional keys may be
+ * missing); `manifest` has dataset and version (no tasks); `lock` may be for another dataset.
+ */
 export async function streamLocalCatalog(
   options: { catalog?: string; env?: Env },
   onTask: (task: ManifestTask, manifest: Manifest, lock: ImagesLock | undefined) => void,
@@ -30,15 +44,17 @@ export async function streamLocalCatalog(
   const { location, namedLock, local } = catalogSource(options);
   if (!local) return undefined;
   const manifestLocation = await localManifestPath(location);
-  const bytes = await readFile(manifestLocation).catch(() => undefined);
-  if (!bytes) return undefined;
   const lockLocation = await localLockLocation(manifestLocation, namedLock);
   const lock = lockLocation ? await readLock(lockLocation, false).catch(() => null) : undefined;
   if (lock === null) return undefined;
   const { checkDocument } = await import("../formats/check.ts");
   const ids = new Set<string>();
-  const head = scanManifest(bytes, (raw, written) => {
-    const checked = checkDocument<Manifest>("manifest", { ...written, tasks: [raw] });
+  let fd: number | undefined;
+  const read = (into: Uint8Array, offset: number) => readSync((fd ??= openSync(manifestLocation, "r")), into, offset, into.length - offset, null);
+  const head = readQuietly(() => scanManifest(read, (raw, written) => {
+    // Valid only: the listing reads a few fields by name, so model form (key order, absent keys
+    // as null) would only copy; a task the compiled check does not take comes back in model form.
+    const checked = checkDocument<Manifest>("manifest", { ...written, tasks: [raw] }, [], true);
     if (!checked.ok) return false;
     const task = checked.value.tasks[0] as ManifestTask;
     if (ids.has(task.id)) return false;
@@ -48,7 +64,7 @@ export async function streamLocalCatalog(
     // the file's size (left to the collector's own pace the heap grew to ~300 MB) and cost less.
     if (ids.size % GC_EVERY === 0) Bun.gc(false);
     return true;
-  });
+  }), () => fd !== undefined && closeSync(fd));
   if (!head) return undefined;
   const checked = checkDocument<Manifest>("manifest", head);
   if (!checked.ok) return undefined;

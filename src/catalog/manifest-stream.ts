@@ -23,40 +23,125 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
 /** Thrown inside the scan for anything it does not take as it is. */
 class NotPlain extends Error {}
 
+/** Thrown when a step reaches the end of the bytes read so far (the step is then redone after a read). */
+const NEED_MORE = Symbol("need more");
+
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Fills `into` from `offset` on; returns how many bytes it put there (0: the end). */
+export type ByteSource = (into: Uint8Array, offset: number) => number;
+
+/** A source over bytes already in memory (the tests'), given `chunk` bytes at a time. */
+export function bytesSource(bytes: Uint8Array, chunk = bytes.length): ByteSource {
+  let at = 0;
+  return (into, offset) => {
+    const n = Math.min(chunk, into.length - offset, bytes.length - at);
+    into.set(bytes.subarray(at, at + n), offset);
+    at += n;
+    return n;
+  };
+}
 
 class Cursor {
   i = 0;
-  constructor(private readonly b: Uint8Array) {}
+  private b: Uint8Array;
+  private len = 0;
+  private eof = false;
 
-  space(): number {
+  constructor(
+    private readonly source: ByteSource,
+    size: number,
+  ) {
+    this.b = new Uint8Array(size);
+  }
+
+  /**
+   * Runs one step of the scan; when it runs out of bytes, keeps those from where it began, reads
+   * more and runs it again (so a buffer holds at most one task and a chunk, however large the file).
+   */
+  step<T>(fn: () => T): T {
+    for (;;) {
+      const start = this.i;
+      try {
+        return fn();
+      } catch (error) {
+        if (error !== NEED_MORE) throw error;
+        this.i = start;
+        this.read(start);
+      }
+    }
+  }
+
+  private read(keep: number): void {
+    this.b.copyWithin(0, keep, this.len);
+    this.len -= keep;
+    this.i -= keep;
+    if (this.len === this.b.length) {
+      const bigger = new Uint8Array(this.b.length * 2);
+      bigger.set(this.b);
+      this.b = bigger;
+    }
+    const n = this.source(this.b, this.len);
+    this.len += n;
+    if (n === 0) this.eof = true;
+  }
+
+  /** At the end of what is read: the end of the text (true) or a step to redo (throws). */
+  private atEnd(): true {
+    if (!this.eof) throw NEED_MORE;
+    return true;
+  }
+
+  private space(): number {
     const b = this.b;
-    let i = this.i;
-    while (i < b.length && isSpace(b[i] as number)) i++;
-    this.i = i;
-    return i < b.length ? (b[i] as number) : -1;
+    for (let i = this.i; ; i++) {
+      if (i >= this.len) {
+        this.atEnd();
+        this.i = i;
+        return -1;
+      }
+      const c = b[i] as number;
+      if (!isSpace(c)) {
+        this.i = i;
+        return c;
+      }
+    }
+  }
+
+  /** The next byte that is not white space (-1 at the end), the cursor on it. */
+  peek(): number {
+    return this.step(() => this.space());
   }
 
   expect(c: number): void {
-    if (this.space() !== c) throw new NotPlain();
-    this.i++;
+    this.step(() => {
+      if (this.space() !== c) throw new NotPlain();
+      this.i++;
+    });
   }
 
   /** The index after the string whose opening quote is at `q` (a loop: faster here than indexOf). */
   private stringEnd(q: number): number {
     const b = this.b;
+    const len = this.len;
     let i = q + 1;
     for (;;) {
-      const c = b[i];
+      if (i >= len) throw this.atEnd() && new NotPlain();
+      const c = b[i] as number;
       if (c === QUOTE) return i + 1;
-      if (c === undefined) throw new NotPlain();
       i += c === BACKSLASH ? 2 : 1;
     }
   }
 
-  /** Consumes one value (of any kind) and returns it parsed. */
+  /** Consumes one value (of any kind), white space before it included, and returns it parsed. */
   value(): unknown {
+    return this.step(() => this.parsed());
+  }
+
+  private parsed(): unknown {
+    this.space();
     const b = this.b;
+    const len = this.len;
     const start = this.i;
     const first = b[start];
     let i = start;
@@ -64,6 +149,7 @@ class Cursor {
     else if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
       let depth = 0;
       do {
+        if (i >= len) throw this.atEnd() && new NotPlain();
         const c = b[i] as number;
         if (c === QUOTE) {
           i = this.stringEnd(i);
@@ -72,16 +158,18 @@ class Cursor {
         if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
         else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
         i++;
-      } while (depth > 0 && i < b.length);
-      if (depth > 0) throw new NotPlain();
+      } while (depth > 0);
     } else {
-      while (i < b.length && !isSpace(b[i] as number) && b[i] !== COMMA && b[i] !== CLOSE_OBJECT && b[i] !== CLOSE_ARRAY) i++;
+      for (;;) {
+        if (i >= len && this.atEnd()) break;
+        const c = b[i] as number;
+        if (isSpace(c) || c === COMMA || c === CLOSE_OBJECT || c === CLOSE_ARRAY) break;
+        i++;
+      }
     }
     this.i = i;
-    let text: string;
     try {
-      text = decoder.decode(b.subarray(start, i));
-      return JSON.parse(text);
+      return JSON.parse(decoder.decode(b.subarray(start, i)));
     } catch {
       throw new NotPlain();
     }
@@ -89,15 +177,13 @@ class Cursor {
 
   /** `,` (another item follows: true) or the closing bracket (false). */
   next(close: number): boolean {
-    const c = this.space();
-    this.i++;
-    if (c === COMMA) return true;
-    if (c === close) return false;
-    throw new NotPlain();
-  }
-
-  end(): boolean {
-    return this.space() === -1;
+    return this.step(() => {
+      const c = this.space();
+      this.i++;
+      if (c === COMMA) return true;
+      if (c === close) return false;
+      throw new NotPlain();
+    });
   }
 }
 
@@ -107,36 +193,37 @@ class Cursor {
  * up. Returns the root members other than `tasks` (and `tasks: []`), or undefined when the text
  * is not one the scan takes as it is (the caller then reads it the ordinary way).
  */
-export function scanManifest(bytes: Uint8Array, onTask: (task: unknown, head: Record<string, unknown>) => boolean): Record<string, unknown> | undefined {
-  const cursor = new Cursor(bytes);
+export function scanManifest(
+  source: ByteSource,
+  onTask: (task: unknown, head: Record<string, unknown>) => boolean,
+  bufferSize = 1 << 20,
+): Record<string, unknown> | undefined {
+  const cursor = new Cursor(source, bufferSize);
   const head: Record<string, unknown> = {};
   const seen = new Set<string>();
   try {
     cursor.expect(OPEN_OBJECT);
-    if (cursor.space() === CLOSE_OBJECT) return undefined;
     do {
-      if (cursor.space() !== QUOTE) return undefined;
+      if (cursor.peek() !== QUOTE) return undefined;
       const key = cursor.value() as string;
       if (seen.has(key) || key === "__proto__") return undefined;
       seen.add(key);
       cursor.expect(COLON);
-      cursor.space();
       if (key !== "tasks") {
         head[key] = cursor.value();
         continue;
       }
       if (!seen.has("dataset") || !seen.has("version")) return undefined;
       cursor.expect(OPEN_ARRAY);
-      if (cursor.space() === CLOSE_ARRAY) {
+      if (cursor.peek() === CLOSE_ARRAY) {
         cursor.i++;
         continue;
       }
       do {
-        cursor.space();
         if (!onTask(cursor.value(), head)) return undefined;
       } while (cursor.next(CLOSE_ARRAY));
     } while (cursor.next(CLOSE_OBJECT));
-    if (!cursor.end() || !seen.has("tasks")) return undefined;
+    if (cursor.peek() !== -1 || !seen.has("tasks")) return undefined;
   } catch (error) {
     if (error instanceof NotPlain) return undefined;
     throw error;

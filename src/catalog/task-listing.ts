@@ -49,7 +49,7 @@ interface Listed {
 }
 
 function listed(task: ManifestTask, image: CaseImageRef, registry: string): Listed {
-  return { summary: taskSummary(task, image, registry), type: task.metadata.type, warning: image.warning };
+  return { summary: taskSummary(task, image, registry), type: task.metadata.type ?? null, warning: image.warning };
 }
 
 function sortedListing(rows: Listed[], { total, location, warnings: first }: { total: number; location: string; warnings: string[] }): Listing {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createCatalogApp } from "../../src/catalog/app.ts";
 import { streamLocalCatalog } from "../../src/catalog/local-listing.ts";
-import { scanManifest } from "../../src/catalog/manifest-stream.ts";
+import { bytesSource, scanManifest } from "../../src/catalog/manifest-stream.ts";
 import { listTasks } from "../../src/catalog/task-listing.ts";
 import { renderManifest } from "../../src/formats/manifest.ts";
 import { tempDir } from "../helpers/cli.ts";
@@ -20,10 +20,16 @@ afterAll(() => {
   tmp.cleanup();
 });
 
+/** The scan of `text`, the same whether the bytes come whole or a few at a time into a small buffer. */
 function scanned(text: string): { head: Record<string, unknown> | undefined; tasks: unknown[] } {
-  const tasks: unknown[] = [];
-  const head = scanManifest(new TextEncoder().encode(text), (task) => tasks.push(task) > 0);
-  return { head, tasks };
+  const bytes = new TextEncoder().encode(text);
+  const results = [[bytes.length, bytes.length || 1], [3, 4], [1, 1]].map(([chunk, size]) => {
+    const tasks: unknown[] = [];
+    const head = scanManifest(bytesSource(bytes, chunk), (task) => tasks.push(task) > 0, size);
+    return { head, tasks };
+  });
+  for (const other of results.slice(1)) expect(other).toEqual(results[0] as (typeof results)[0]);
+  return results[0] as (typeof results)[0];
 }
 
 describe("the manifest scan", () => {
@@ -59,7 +65,7 @@ describe("the manifest scan", () => {
       expect(scanned(text).head).toBeUndefined();
     }
     const notUtf8 = new Uint8Array([...new TextEncoder().encode('{"dataset":"'), 0xff, ...new TextEncoder().encode('","version":"v","tasks":[]}')]);
-    expect(scanManifest(notUtf8, () => true)).toBeUndefined();
+    expect(scanManifest(bytesSource(notUtf8), () => true)).toBeUndefined();
   });
 });
 
