@@ -7,6 +7,8 @@
  *   direct   client → scripted upstream (baseline)
  *   gateway  client → gateway (TCP) → scripted upstream over HTTP: keys, budget, stripping, metering, ledger
  *   run path client → 127.0.0.1 forwarder (the entrypoint's) → gateway Unix socket → upstream over HTTP
+ *   swarm    client → forwarder → TCP → the trial's relay → gateway Unix socket → upstream (a Swarm
+ *            trial's path, docs/backends.md; here on loopback, so without the overlay's own hop)
  * Per call: time to the first byte and to the last; then throughput with C concurrent clients.
  * Prints medians and the ratio of each path to the direct one.
  */
@@ -18,6 +20,7 @@ import type { ModelScript } from "../src/formats/model-script.ts";
 import { scriptedUpstream, serveScripted } from "../src/gateway/scripted/provider.ts";
 import { Gateway } from "../src/gateway/server.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET, openModelAccess } from "../src/runtime/model-access.ts";
+import { relayTcp } from "../src/runtime/socket-relay.ts";
 import { tempDir } from "../test/helpers/cli.ts";
 
 const { values } = parseArgs({
@@ -50,12 +53,16 @@ const socketRun = gateway.issue("bench-socket", model, 1e9, keepLedger ? join(di
 const access = gateway.serveRun(socketRun, join(dir.path, MODEL_SOCKET));
 writeFileSync(join(dir.path, MODEL_KEY_FILE), socketRun.key);
 const forwarded = openModelAccess({ SSE_MODEL_DIR: dir.path, SSE_MODEL_PORT: "0" });
+// The swarm path's two hops with the same relay code: the entrypoint's forwarder to a TCP target, the relay to the socket.
+const relay = relayTcp("127.0.0.1", 0, () => join(dir.path, MODEL_SOCKET));
+const swarmForwarder = relayTcp("127.0.0.1", 0, () => `127.0.0.1:${relay.port}`);
 
 const body = JSON.stringify({ model: "bench", stream: true, messages: [{ role: "user", content: "go" }] });
 const paths = {
   direct: { url: `${upstream.url}/chat/completions`, key: "upstream-key" },
   gateway: { url: `http://127.0.0.1:${tcp.port}/v1/chat/completions`, key: tcpRun.key },
   "run path": { url: `${forwarded.SSE_BASE_URL}/v1/chat/completions`, key: socketRun.key },
+  swarm: { url: `http://127.0.0.1:${swarmForwarder.port}/v1/chat/completions`, key: socketRun.key },
 };
 type Path = keyof typeof paths;
 
@@ -118,6 +125,8 @@ for (const p of order) {
   );
 }
 console.log(`metered: ${tcpRun.totals.calls + socketRun.totals.calls} calls, ${tcpRun.totals.tokens.output + socketRun.totals.tokens.output} output tokens`);
+swarmForwarder.stop(true);
+relay.stop(true);
 await access.close();
 tcp.stop(true);
 upstream.stop();
