@@ -48,7 +48,14 @@ class SwarmTrial implements Trial {
   /** the relay's `docker run`, settled once it ran or failed (cleanup waits for it) */
   relay: Promise<UserError | undefined> | undefined;
   withModel = false;
-  constructor(readonly names: TrialNames, readonly withPatch: boolean) {}
+  /** whether its `docker run` was asked for (only then is there a container to remove) */
+  relayAsked = false;
+  /** resolves once the scheduler gave the task a node, or the watch ended without one */
+  readonly placed: Promise<void>;
+  markPlaced: () => void = () => {};
+  constructor(readonly names: TrialNames, readonly withPatch: boolean) {
+    this.placed = new Promise((resolve) => (this.markPlaced = resolve));
+  }
   id(): string | undefined {
     return this.service;
   }
@@ -173,9 +180,11 @@ export class SwarmBackend implements Backend {
       }
       const withUpload = trial.upload !== undefined;
       await create(serviceArgs({ names, spec, image: spec.image, constraints: this.constraints, withPatch: trial.withPatch, withUpload, withModel: trial.withModel, jobMode: this.jobMode }));
-      // The relay starts alongside the trial's task, long before the entrypoint's upload at its end.
+      // The relay starts once the task has its node, long before the entrypoint's upload at its end:
+      // its network attachment is a task on the manager, and the scheduler, counting tasks per node,
+      // must not see it when it places the trial.
       if (this.uploads) {
-        trial.relay = this.startRelay(trial, spec, runId);
+        trial.relay = trial.placed.then(() => (trial.node && !trial.stopping ? this.startRelay(trial, spec, runId) : undefined));
         // Without its relay the trial's results cannot come home: no use letting it run.
         void trial.relay.then((failed) => failed && this.stop(trial));
       }
@@ -185,7 +194,7 @@ export class SwarmBackend implements Backend {
       return 125;
     }
     trial.service = names.service;
-    const [code, relayFailed] = await Promise.all([this.watch(trial), trial.relay]);
+    const [code, relayFailed] = await Promise.all([this.watch(trial).finally(trial.markPlaced), trial.relay]);
     if (relayFailed && !trial.refusal) trial.refusal = relayFailed.message;
     const logs = await this.manager.call(["service", "logs", "--raw", names.service], { signal: AbortSignal.timeout(15_000) }).catch(() => undefined);
     if (logs && (logs.stdout || logs.stderr)) onOutput(logs.stdout + logs.stderr);
@@ -219,6 +228,7 @@ export class SwarmBackend implements Backend {
     try {
       const { dir } = await this.openReceiver();
       const model = spec.modelDir ? { socket: join(spec.modelDir, MODEL_SOCKET), pluginSocket: join(spec.modelDir, MODEL_PLUGIN_SOCKET) } : undefined;
+      trial.relayAsked = true;
       const r = await this.manager.call(relayArgs({ names: trial.names, image: spec.image, socketDir: dir, socketName: RECEIVER_SOCKET, runId, model }));
       return r.code === 0 ? undefined : new UserError(msg.swarmRelayFailed(trial.names.relay, firstLine(r.stderr)));
     } catch (e) {
@@ -248,6 +258,7 @@ export class SwarmBackend implements Backend {
         const [json = "{}", node = ""] = r.stdout.trim().split("\t");
         status = JSON.parse(json) as TaskStatus;
         trial.node = node;
+        if (node) trial.markPlaced();
         trial.container = status.ContainerStatus?.ContainerID ?? trial.container;
       }
       const state = status.State ?? "new";
@@ -330,7 +341,8 @@ export class SwarmBackend implements Backend {
   /** Removes the service (and so its task's container), then its secret and network. */
   async cleanup(trial: Trial | undefined, keep: boolean): Promise<string[]> {
     if (!trial || keep) return [];
-    const { names, withPatch, upload, relay, withModel } = trial as SwarmTrial;
+    const t = trial as SwarmTrial;
+    const { names, withPatch, upload, relay, withModel } = t;
     upload?.cancel();
     const warnings: string[] = [];
     const gone = (stderr: string) => /not found|no such/i.test(stderr);
@@ -342,7 +354,7 @@ export class SwarmBackend implements Backend {
     // A relay still being started is removed once its `docker run` is back, never before.
     if (relay) {
       await relay;
-      await remove("container", ["rm", "--force", "--volumes", names.relay]);
+      if (t.relayAsked) await remove("container", ["rm", "--force", "--volumes", names.relay]);
     }
     if (withPatch) await remove("secret", ["secret", "rm", names.patchSecret]);
     if (upload) await remove("secret", ["secret", "rm", names.uploadSecret]);

@@ -203,8 +203,8 @@ describe("swarm backend lifecycle", () => {
       expect.stringMatching(/^secret create \/tmp\/ssebench-secret-.*\/secret$/),
       "service create --x",
     ]);
-    // Alongside the trial's task (polled meanwhile), on the manager's engine.
-    expect(verbs.indexOf("run --detach /run/ssebench-results/results.sock")).toBeGreaterThan(4);
+    // On the manager's engine once the task has its node, so the scheduler never counts the relay against it.
+    expect(verbs.indexOf("run --detach /run/ssebench-results/results.sock")).toBeGreaterThan(verbs.findIndex((v) => v.startsWith("inspect --format")));
     expect(fake.calls.find((c) => c[1] === "create" && c.includes(names.service))).toContain(`source=${names.uploadSecret},target=ssebench-upload,uid=0,gid=0,mode=0400`);
     const [warning] = await backend.collectResults(trial, spec);
     expect(warning).toStartWith("The trial's results did not come home: ");
@@ -232,6 +232,16 @@ describe("swarm backend lifecycle", () => {
     expect(trial.startError()).toBe(msg.swarmRelayFailed(names.relay, "docker: Error response from daemon: network ssb-x-net not found."));
     expect(fake.calls.some((c) => c.join(" ") === `service rm ${names.service}`)).toBe(true);
     await backend.cleanup(trial, false);
+    expect(await backend.close()).toEqual([]);
+  });
+
+  test("a task rejected before it had a node gets no relay", async () => {
+    const fake = new FakeManager([...MANAGER, ["inspect", task({ State: "rejected", Err: "no suitable node" }, "")]]);
+    const backend = await SwarmBackend.open({ SSEBENCH_SWARM_POLL_MS: "5" }, () => {}, [], () => fake);
+    const trial = backend.start(spec, () => {});
+    expect(await trial.done).toBe(125);
+    await backend.cleanup(trial, false);
+    expect(fake.calls.some((c) => c[0] === "run" || c[0] === "rm")).toBe(false);
     expect(await backend.close()).toEqual([]);
   });
 
