@@ -3,12 +3,12 @@
  * text, --csv, --json, --compare, datasets kept apart, and hostile run folders (a symlinked
  * summary.json, a symlinked run folder, archive/ copies, an oversized file) never counted.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type SyntheticRun, writeJob, writeRun } from "../../scripts/synthetic-results.ts";
 import { msg } from "../../src/results/messages.ts";
-import { ssebench, tempDir } from "../helpers/cli.ts";
+import { ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
 
 const scratch = tempDir("ssebench-results-");
 afterAll(scratch.cleanup);
@@ -112,4 +112,28 @@ describe("ssebench results", () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr.trim()).toBe(msg.notFound("no-such-job"));
   });
+});
+
+describe("a reader that stops early", () => {
+  // 2,000 tasks of long names: the tables and the JSON both overflow a pipe's 64 kB buffer.
+  const scratchBig = tempDir("ssebench-results-big-");
+  const big = scratchBig.path;
+  const task = (i: number) => `a-task-with-a-name-long-enough-${i}`;
+  beforeAll(() => {
+    writeJob(big, "big", Array.from({ length: 2000 }, (_, i) => ({ task: task(i), agent: "dummy", model: "none", attempt: 1, status: "passed" as const, seconds: 1 })));
+  }, 60_000);
+  // Thousands of run folders: removing them takes longer than a hook's default 5 s on a busy machine.
+  afterAll(scratchBig.cleanup, 60_000);
+
+  for (const flags of [[], ["--json"]]) {
+    test(`results ${flags.join(" ") || "(tables)"}: ends quietly with exit 0 when the reader closes the pipe`, async () => {
+      const command = `'${ssebenchBin}' results big ${flags.join(" ")} --results '${big}'; echo "exit $?" >&2`;
+      const full = await ssebench(["results", "big", ...flags, "--results", big]);
+      expect(full.stdout.length).toBeGreaterThan(65536);
+      const proc = Bun.spawn(["sh", "-c", `(${command}) | head -c 1`], { stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      expect(stdout).toHaveLength(1);
+      expect(stderr).toBe("exit 0\n");
+    });
+  }
 });
