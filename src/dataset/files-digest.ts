@@ -7,7 +7,12 @@
  */
 import { pythonAsciiJsonString, sortByCodePoint } from "../formats/python-json.ts";
 
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Pure printable ASCII, for JSON.stringify's text (which escapes every unit below U+0020): one
+ * byte per unit in UTF-8 means none above U+007F, and DEL is the one left. Three times faster
+ * than /^[\x20-\x7e]*$/ over a 10,000-task manifest's files maps.
+ */
+const isPrintableAscii = (json: string) => Buffer.byteLength(json, "utf8") === json.length && !json.includes("\x7f");
 
 /**
  * JSON.stringify's text when it is Python's: keys already in order (JSON.stringify follows
@@ -18,7 +23,7 @@ function stringifiedIfCanonical(files: Record<string, string>): string | undefin
   const keys = Object.keys(files);
   for (let i = 1; i < keys.length; i++) if (!((keys[i - 1] as string) < (keys[i] as string))) return undefined;
   const text = JSON.stringify(files);
-  return PRINTABLE_ASCII.test(text) ? text : undefined;
+  return isPrintableAscii(text) ? text : undefined;
 }
 
 const plainTexts = new WeakMap<object, string | null>();

@@ -32,6 +32,8 @@ describe("filesDigest", () => {
     expect(canonicalFilesJson({ "1": "x", "2": "y", 'a"\\\n\u0001': "z" })).toBe(String.raw`{"1":"x","2":"y","a\"\\\n\u0001":"z"}`);
     expect(canonicalFilesJson({ "9": "a", "10": "b", a: "c" })).toBe(`{"10":"b","9":"a","a":"c"}`);
     expect(canonicalFilesJson({ a: "x\u007f", b: "\u00e9" })).toBe(String.raw`{"a":"x\u007f","b":"\u00e9"}`);
+    // A lone surrogate: JSON.stringify escapes it as Python does.
+    expect(canonicalFilesJson({ a: "\ud800", b: "x\u007f" })).toBe(String.raw`{"a":"\ud800","b":"x\u007f"}`);
   });
 
   test("keys sort by code point, not by UTF-16 unit", () => {
