@@ -11,8 +11,6 @@ import { catalogSource, type Env, localLockLocation, localManifestPath, readLock
 import { lockMismatchWarning } from "./image-refs.ts";
 import { scanManifest } from "./manifest-stream.ts";
 
-const GC_EVERY = 500;
-
 /** `scan()`, or undefined when reading fails (the ordinary reading then says why); `done()` in any case. */
 function readQuietly<T>(scan: () => T, done: () => void): T | undefined {
   try {
@@ -60,9 +58,6 @@ export async function streamLocalCatalog(
     if (ids.has(task.id)) return false;
     ids.add(task.id);
     onTask(task, checked.value, lock);
-    // Each task leaves its text and parsed tree behind: collected young, they keep the peak near
-    // the file's size (left to the collector's own pace the heap grew to ~300 MB) and cost less.
-    if (ids.size % GC_EVERY === 0) Bun.gc(false);
     return true;
   }), () => fd !== undefined && closeSync(fd));
   if (!head) return undefined;
