@@ -4,10 +4,12 @@
  * behind the run's gateway here, reached only through the trial's relay (no network of its own
  * beyond the trial's internal overlay): graded passed, its model calls and spend in the run folder
  * on this machine as a local run's; a spent budget is reported as a local run reports it; the key
- * is in no `docker service inspect`; nothing is left on the swarm.
+ * is in no `docker service inspect`; the oracle plugin (llm: true) after grading reaches the model
+ * through the relay's plugin port and its call is marked as the plugin's; nothing is left on the swarm.
  * Runs with SSEBENCH_E2E=1 SSEBENCH_SWARM=1 and the swarm's variables (`swarm-two-node.sh env`).
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/summary.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
@@ -19,6 +21,10 @@ import { leftovers, nodes, nodeWithRole, onManager, runIdsStarted, SKIP, SWARM, 
 setDefaultTimeout(1_800_000);
 const results = tempDir("ssebench-swarm-model-");
 const home = agentModelsHome();
+// A model whose every answer is a verdict, for the oracle plugin (as test/e2e/oracle.test.ts).
+writeFileSync(join(home.path, "models", "oracle-scripted.yaml"), "name: oracle-scripted\nprovider: scripted\nwires: [anthropic]\nprice: {input: 3, output: 15}\nscript: oracle-scripts/oracle.yaml\n");
+mkdirSync(join(home.path, "models", "oracle-scripts"));
+writeFileSync(join(home.path, "models", "oracle-scripts", "oracle.yaml"), 'turns:\n  - text: unused\nno_tools: "VERDICT: equivalent\\nBoth patches size the buffer for the longest escape."\nusage: {input: 1000, output: 50}\n');
 afterAll(() => {
   results.cleanup();
   home.cleanup();
@@ -78,6 +84,21 @@ describe.skipIf(!SWARM)(`a model-using agent on the two-node swarm${SKIP}`, () =
       onManager(["network", "rm", names.network]);
       await Bun.sleep(250);
     }
+    expect(await leftovers()).toEqual([]);
+  });
+
+  test("the oracle plugin after grading reaches the model through the relay's plugin port: its call marked as the plugin's, the spend recorded", async () => {
+    const args = ["run", "--local", demoDir, "--task", DEMO_TASK, "--results", results.path, "--agent", "reference", "--plugin", "oracle", "--model", "oracle-scripted", "--run-id", "swarm-oracle", ...SWARM_FLAGS];
+    const r = await ssebench(args, { env: swarmEnv(home.path) });
+    expect(r.stdout).toContain("Grade: passed");
+    expect(r.exitCode).toBe(0);
+    const dir = join(results.path, DEMO_TASK, "none", "reference", "swarm-oracle");
+    expect(readJson<Record<string, unknown>>(join(dir, "archive", "oracle", "review.json"))).toMatchObject({ status: "ok", verdict: "equivalent", grade: "passed" });
+    const calls = jsonl<LedgerEntry>(join(dir, "model-calls.jsonl"));
+    expect(calls.map((c) => [c.caller, c.plugin, c.wire, c.status])).toEqual([["plugin", "oracle", "anthropic", 200]]);
+    const summary = readJson<Summary>(join(dir, "summary.json"));
+    expect(summary.model_calls).toBe(1);
+    expect(summary.spend).toBeCloseTo((1000 * 3 + 50 * 15) / 1e6, 10);
     expect(await leftovers()).toEqual([]);
   });
 });
