@@ -5,7 +5,7 @@
  * manifest or lock, a duplicate id, a file it cannot read) gives undefined: the caller then opens
  * the catalog the ordinary way (client.ts openCatalog), which words the problem as it always has.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest-types.ts";
 import { catalogSource, type Env, localLockLocation, localManifestPath, readLock } from "./client.ts";
 import { lockMismatchWarning } from "./image-refs.ts";
@@ -48,7 +48,11 @@ export async function streamLocalCatalog(
   const { checkDocument } = await import("../formats/check.ts");
   const ids = new Set<string>();
   let fd: number | undefined;
-  const read = (into: Uint8Array, offset: number) => readSync((fd ??= openSync(manifestLocation, "r")), into, offset, into.length - offset, null);
+  const read = (into: Uint8Array, offset: number) => {
+    // Only a regular file can be read again by the ordinary way after a give-up (not a pipe such as /dev/stdin).
+    if (fd === undefined && !fstatSync((fd = openSync(manifestLocation, "r"))).isFile()) throw new Error("not a regular file");
+    return readSync(fd, into, offset, into.length - offset, null);
+  };
   const head = readQuietly(() => scanManifest(read, (raw, written) => {
     // Valid only: the listing reads a few fields by name, so model form (key order, absent keys
     // as null) would only copy; a task the compiled check does not take comes back in model form.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { closedPort, demoManifest, digestOf, writeCatalogFiles } from "../catalog/fixtures.ts";
 import { type RunningServer, startServer } from "../catalog/server-process.ts";
 import { writeSyntheticCatalog } from "../../scripts/synthetic-catalog.ts";
-import { hasNoStackTrace, repoRoot, ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
+import { hasNoStackTrace, repoRoot, runBinary, ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
 
 // Each external manifest is validated with arktype in a fresh process: allow for a busy machine.
 setDefaultTimeout(60_000);
@@ -147,6 +147,17 @@ describe("ssebench tasks list", () => {
     const bad = `${tmp.path}/bad`;
     await writeCatalogFiles(bad, { manifest: JSON.stringify({ ...demoManifest(), version: "Not Valid" }), lock: null });
     expectOneLineFailure(await ssebench(["tasks", "list", "--catalog", bad]), `${bad}/manifest.json is not a valid dataset manifest: version`);
+  });
+
+  test("a manifest on a pipe (/dev/stdin) is read once: listed when valid, its own problem named when not", async () => {
+    const piped = async (manifest: string) => {
+      await Bun.write(`${tmp.path}/piped.json`, manifest);
+      return runBinary("sh", ["-c", `cat '${tmp.path}/piped.json' | '${ssebenchBin}' tasks list --catalog /dev/stdin`]);
+    };
+    const listed = await piped(JSON.stringify(demoManifest()));
+    expect(listed.exitCode).toBe(0);
+    expect(listed.stdout).toContain("\nAlpha-2 ");
+    expectOneLineFailure(await piped(JSON.stringify({ ...demoManifest(), version: "Not Valid" })), "/dev/stdin is not a valid dataset manifest: version");
   });
 });
 
