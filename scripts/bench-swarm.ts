@@ -7,7 +7,8 @@
  * layer to a node that lacks it (`docker save | docker load`), the registry's stand-in.
  * Needs the shared engine with the base images, the test swarm (scripts/swarm-two-node.sh start;
  * eval "$(bash scripts/swarm-two-node.sh env)"), and a build.
- * Usage: bun scripts/bench-swarm.ts   (BENCH_ROUNDS=N, default 5; BENCH_ONLY_OVERHEAD=1: the first part only)
+ * Usage: bun scripts/bench-swarm.ts   (BENCH_ROUNDS=N, default 5; BENCH_ONLY_OVERHEAD=1: the first part
+ * only; BENCH_NO_LOAD=1: without the last part)
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -78,16 +79,18 @@ try {
     });
     console.log(`job of 6 trials, --jobs 2, no constraint: ${s(jobMs)}; trials per node: ${perNode.join(", ")}`);
 
-    // An agent layer to a node that lacks it: the manager's copy is removed (its engine is the test swarm's own).
-    const [mgrId, mgrHost] = [...nodes].find(([id]) => docker(manager, ["node", "inspect", "--format", "{{.Spec.Role}}", id]) === "manager") as [string, string];
-    const image = docker(undefined, ["image", "inspect", "--format", "{{.Id}}", `ghcr.io/42-b3yond-6ug/ssebench/agent-dummy/${task}:1.0.0`]);
-    const bytes = Number(docker(undefined, ["image", "inspect", "--format", "{{.Size}}", image]));
-    docker(mgrHost, ["image", "rm", "--force", image]);
-    const loadStarted = performance.now();
-    const load = Bun.spawnSync(["sh", "-c", `docker save ${image} | DOCKER_HOST=${mgrHost} docker load --quiet`], { stdout: "pipe", stderr: "pipe" });
-    const loadMs = performance.now() - loadStarted;
-    if (load.exitCode !== 0) throw new Error(`save | load: ${load.stderr}`);
-    console.log(`agent layer (${(bytes / 1e9).toFixed(2)} GB with its bases) into node ${mgrId.slice(0, 8)} after removing it there: ${s(loadMs)}`);
+    if (process.env.BENCH_NO_LOAD !== "1") {
+      // An agent layer to a node that lacks it: the manager's copy is removed (its engine is the test swarm's own).
+      const [mgrId, mgrHost] = [...nodes].find(([id]) => docker(manager, ["node", "inspect", "--format", "{{.Spec.Role}}", id]) === "manager") as [string, string];
+      const image = docker(undefined, ["image", "inspect", "--format", "{{.Id}}", `ghcr.io/42-b3yond-6ug/ssebench/agent-dummy/${task}:1.0.0`]);
+      const bytes = Number(docker(undefined, ["image", "inspect", "--format", "{{.Size}}", image]));
+      docker(mgrHost, ["image", "rm", "--force", image]);
+      const loadStarted = performance.now();
+      const load = Bun.spawnSync(["sh", "-c", `docker save ${image} | DOCKER_HOST=${mgrHost} docker load --quiet`], { stdout: "pipe", stderr: "pipe" });
+      const loadMs = performance.now() - loadStarted;
+      if (load.exitCode !== 0) throw new Error(`save | load: ${load.stderr}`);
+      console.log(`agent layer (${(bytes / 1e9).toFixed(2)} GB with its bases) into node ${mgrId.slice(0, 8)} after removing it there: ${s(loadMs)}`);
+    }
     const runDirs = readdirSync(join(results, task, "none", "dummy")).filter((d) => d !== "latest");
     console.log(`(${runDirs.length} run folders written)`);
   }
