@@ -139,6 +139,34 @@ export function* tarEntries(roots: [string, string][], skipTop: Set<string>, ski
   yield new Uint8Array(2 * BLOCK);
 }
 
+/** Longest wait for a Swarm trial's relay to accept before the upload is tried anyway. */
+const RELAY_WAIT_MS = 30_000;
+
+/** Whether a TCP connection to host:port opens (and closes it at once). */
+function accepts(hostname: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    Bun.connect({
+      hostname,
+      port,
+      socket: { open: (s) => (s.end(), resolve(true)), data: () => {}, connectError: () => resolve(false), error: () => resolve(false) },
+    }).catch(() => resolve(false));
+  });
+}
+
+/**
+ * Over TCP (a Swarm trial), the relay is started once the trial is placed, beside the container's
+ * start: a trial that ends within a second or two may get here first, so it waits for the relay
+ * (its name resolving, its port accepting), bounded, instead of failing the upload at once.
+ */
+async function relayReady(url: string, withinMs: number): Promise<void> {
+  const { hostname, port } = new URL(url);
+  const until = Date.now() + withinMs;
+  for (let tries = 0; !(await accepts(hostname, Number(port) || 80)) && Date.now() < until; tries++) {
+    if (tries === 0) log("INFO", "Waiting for the results relay", { to: `${hostname}:${port || 80}` });
+    await Bun.sleep(250);
+  }
+}
+
 /** Sends the results; true when the orchestrator accepted them. Never throws. */
 export async function uploadResults(results: string, archive: string, upload: UploadConfig): Promise<boolean> {
   const skipped: string[] = [];
@@ -159,6 +187,7 @@ export async function uploadResults(results: string, archive: string, upload: Up
   });
   const started = performance.now();
   try {
+    if (!upload.socket) await relayReady(upload.url, Math.min(upload.timeoutMs, RELAY_WAIT_MS));
     const res = await fetch(upload.url, {
       method: "PUT",
       headers: { authorization: `Bearer ${upload.token}`, "content-type": "application/x-tar" },

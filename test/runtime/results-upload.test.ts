@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { startResultsReceiver } from "../../src/run/upload/receiver.ts";
 import { fileTree } from "../helpers/file-tree.ts";
 import { msg } from "../../src/runtime/messages.ts";
+import { entrypointBin } from "../helpers/cli.ts";
 import { dropUsers, ensureUsers, newRun, runEntrypoint, shAgent } from "./harness.ts";
 
 setDefaultTimeout(60_000);
@@ -62,6 +63,45 @@ describe("results upload from the entrypoint", () => {
       expect(r.stdout).toContain("msg=\"Not uploaded\" entry=\"archive/fifo: a FIFO\"");
       expect(r.stdout).toContain("msg=\"Not uploaded\" entry=\"archive/link: a symbolic link\"");
     } finally {
+      await receiver.close();
+      dirs.cleanup();
+    }
+  });
+
+  test("over TCP (a Swarm trial's relay), an upload that finds no relay yet waits for it and arrives once it listens", async () => {
+    const dirs = newRun();
+    const hostDir = join(dirs.base, "upload");
+    mkdirSync(hostDir, { mode: 0o700 });
+    const sock = join(hostDir, "upload.sock");
+    // A port nothing listens on until the relay starts below.
+    const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => {} } });
+    const port = probe.port;
+    probe.stop(true);
+    const receiver = startResultsReceiver({ listen: { unix: sock }, advertise: `http://127.0.0.1:${port}` });
+    const runDir = join(dirs.base, "run");
+    mkdirSync(join(runDir, "archive"), { recursive: true });
+    writeFileSync(join(runDir, "result.json"), "");
+    const up = receiver.expect("rt-late", runDir);
+    const secretFile = join(hostDir, "upload.json");
+    writeFileSync(secretFile, up.secretText, { mode: 0o600 });
+    dirs.env.SSE_UPLOAD_FILE = secretFile;
+    let relay: Bun.Subprocess | undefined;
+    try {
+      const proc = Bun.spawn([entrypointBin, ...shAgent("true")], { env: dirs.env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+      // The relay starts only once the entrypoint says it is waiting for one.
+      let out = "";
+      const decoder = new TextDecoder();
+      for await (const chunk of proc.stdout) {
+        out += decoder.decode(chunk);
+        if (!relay && out.includes('msg="Waiting for the results relay"')) relay = Bun.spawn([entrypointBin, "relay", `127.0.0.1:${port}`, sock], { stdout: "ignore", stderr: "ignore" });
+      }
+      expect(await proc.exited).toBe(0);
+      expect(relay).toBeDefined();
+      expect(await up.outcome).toMatchObject({ ok: true });
+      expect(out).toContain('msg="Results uploaded"');
+      expect(JSON.parse(readFileSync(join(runDir, "result.json"), "utf8")).patch_result.status).toBe("failed");
+    } finally {
+      relay?.kill("SIGKILL");
       await receiver.close();
       dirs.cleanup();
     }
