@@ -16,20 +16,27 @@ setDefaultTimeout(60_000);
 beforeAll(ensureUsers);
 afterAll(dropUsers);
 
+/** A receiver on a socket in a 0700 folder of the run, a run folder it writes, and the trial's upload file. */
+function receiverFor(dirs: ReturnType<typeof newRun>, trial: string, addressing: { containerSocket: string } | { advertise: string }) {
+  const hostDir = join(dirs.base, "upload");
+  mkdirSync(hostDir, { mode: 0o700 });
+  const sock = join(hostDir, "upload.sock");
+  const receiver = startResultsReceiver({ listen: { unix: sock }, ...addressing });
+  const runDir = join(dirs.base, "run");
+  mkdirSync(join(runDir, "archive"), { recursive: true });
+  writeFileSync(join(runDir, "result.json"), "");
+  const up = receiver.expect(trial, runDir);
+  const secretFile = join(hostDir, "upload.json");
+  writeFileSync(secretFile, up.secretText, { mode: 0o600 });
+  dirs.env.SSE_UPLOAD_FILE = secretFile;
+  return { receiver, runDir, up, secretFile, sock };
+}
+
 describe("results upload from the entrypoint", () => {
   test("the run folder the receiver writes is the container's results and archive, minus links and FIFOs", async () => {
     const dirs = newRun();
     chmodSync(dirs.base, 0o755);
-    const hostDir = join(dirs.base, "upload");
-    mkdirSync(hostDir, { mode: 0o700 });
-    const receiver = startResultsReceiver({ listen: { unix: join(hostDir, "upload.sock") }, containerSocket: join(hostDir, "upload.sock") });
-    const runDir = join(dirs.base, "run");
-    mkdirSync(join(runDir, "archive"), { recursive: true });
-    writeFileSync(join(runDir, "result.json"), "");
-    const up = receiver.expect("rt-upload", runDir);
-    const secretFile = join(hostDir, "upload.json");
-    writeFileSync(secretFile, up.secretText, { mode: 0o600 });
-    dirs.env.SSE_UPLOAD_FILE = secretFile;
+    const { receiver, runDir, up, secretFile } = receiverFor(dirs, "rt-upload", { containerSocket: join(dirs.base, "upload", "upload.sock") });
     try {
       const r = await runEntrypoint(
         dirs,
@@ -70,21 +77,11 @@ describe("results upload from the entrypoint", () => {
 
   test("over TCP (a Swarm trial's relay), an upload that finds no relay yet waits for it and arrives once it listens", async () => {
     const dirs = newRun();
-    const hostDir = join(dirs.base, "upload");
-    mkdirSync(hostDir, { mode: 0o700 });
-    const sock = join(hostDir, "upload.sock");
     // A port nothing listens on until the relay starts below.
     const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => {} } });
     const port = probe.port;
     probe.stop(true);
-    const receiver = startResultsReceiver({ listen: { unix: sock }, advertise: `http://127.0.0.1:${port}` });
-    const runDir = join(dirs.base, "run");
-    mkdirSync(join(runDir, "archive"), { recursive: true });
-    writeFileSync(join(runDir, "result.json"), "");
-    const up = receiver.expect("rt-late", runDir);
-    const secretFile = join(hostDir, "upload.json");
-    writeFileSync(secretFile, up.secretText, { mode: 0o600 });
-    dirs.env.SSE_UPLOAD_FILE = secretFile;
+    const { receiver, runDir, up, sock } = receiverFor(dirs, "rt-late", { advertise: `http://127.0.0.1:${port}` });
     let relay: Bun.Subprocess | undefined;
     try {
       const proc = Bun.spawn([entrypointBin, ...shAgent("true")], { env: dirs.env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
