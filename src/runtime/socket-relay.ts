@@ -39,6 +39,10 @@ interface Link {
   closed: boolean;
 }
 
+/** How long a connection to a TCP target is retried before the client's connection is closed. */
+export const TCP_CONNECT_WAIT_MS = 30_000;
+const TCP_CONNECT_RETRY_MS = 250;
+
 /** `/path` (a Unix socket) or `host:port` (TCP, `[v6]:port` too); undefined when it is neither. */
 export function relayTarget(target: string): { unix: string } | { hostname: string; port: number } | undefined {
   if (target.startsWith("/")) return { unix: target };
@@ -72,8 +76,18 @@ export function relayTcp(hostname: string, port: number, target: () => string) {
           close: () => void client.end(),
           error: () => void client.end(),
         };
-        const connecting = "unix" in to ? Bun.connect<undefined>({ unix: to.unix, socket: handlers }) : Bun.connect<undefined>({ ...to, socket: handlers });
-        connecting.catch(() => void client.end());
+        const since = Date.now();
+        const connect = (): void => {
+          const connecting = "unix" in to ? Bun.connect<undefined>({ unix: to.unix, socket: handlers }) : Bun.connect<undefined>({ ...to, socket: handlers });
+          connecting.catch(() => {
+            if (link.closed) return;
+            // A TCP target is a Swarm trial's relay, started beside the trial's container: the
+            // agent's first call may come before its name resolves or its port accepts.
+            if ("unix" in to || Date.now() - since >= TCP_CONNECT_WAIT_MS) return void client.end();
+            setTimeout(connect, TCP_CONNECT_RETRY_MS);
+          });
+        };
+        connect();
       },
       data: (client, chunk) => client.data.toUp.send(chunk),
       drain: (client) => client.data.toClient.flush(),
