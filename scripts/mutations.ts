@@ -225,6 +225,14 @@ export const MUTATIONS: Mutation[] = [
     tests: ["test/run/swarm-backend.test.ts"],
   },
   {
+    name: "plugin-socket-takes-agent-key",
+    what: "the gateway's plugin socket answers the agent's key, so an agent on a swarm trial's network gets its calls marked as a plugin's through the relay's plugin port",
+    file: "src/gateway/server.ts",
+    from: 'lookupFor(caller === "plugin" && pluginKey ? pluginKey : run.key)',
+    to: "lookupFor(run.key)",
+    tests: ["test/runtime/model-access-secret.test.ts"],
+  },
+  {
     name: "codex-web-search-on",
     what: "the codex driver leaves OpenAI's hosted live web search on (the default), so a real model can search the internet for the fix",
     file: "src/agents/codex.ts",

@@ -34,15 +34,17 @@ export class Gateway {
   /**
    * Serves one run on a Unix socket that answers its key only, and, with `pluginSocketPath`, on a
    * second one whose calls the ledger marks as plugin calls (the entrypoint sends grading-phase
-   * calls there, once every process of the agent's user is gone).
+   * calls there, once every process of the agent's user is gone). With `pluginKey`, the plugin
+   * socket answers that key only, not the agent's: a Swarm trial's relay exposes it over the
+   * trial's network, where the agent can connect too.
    */
-  serveRun(run: RunKey, socketPath: string, pluginSocketPath?: string): RunAccess {
-    const lookup = (key: string) => (key === run.key ? this.keys.get(key) : undefined);
+  serveRun(run: RunKey, socketPath: string, pluginSocketPath?: string, pluginKey?: string): RunAccess {
+    const lookupFor = (accepted: string) => (key: string) => (key === accepted ? this.keys.get(run.key) : undefined);
     const sockets: [string, "agent" | "plugin"][] = [[socketPath, "agent"]];
     if (pluginSocketPath) sockets.push([pluginSocketPath, "plugin"]);
     const servers = sockets.map(([path, caller]) => {
       rmSync(path, { force: true });
-      const app = createGatewayApp(lookup, caller);
+      const app = createGatewayApp(lookupFor(caller === "plugin" && pluginKey ? pluginKey : run.key), caller);
       // bun-types list idleTimeout for TCP servers only; Bun applies it to Unix sockets too (tested).
       const server = Bun.serve({ unix: path, idleTimeout: 0, fetch: app.fetch } as unknown as Parameters<typeof Bun.serve>[0]);
       // The forwarder in the container runs as root; the agent reaches the gateway through it.

@@ -5,13 +5,14 @@
  * forwards 127.0.0.1:4000 to the socket (to the plugin socket beside it from grading on, so
  * grading-phase plugins' calls are marked as theirs). Calls go to <run dir>/model-calls.jsonl.
  */
+import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
 import type { RunTotals } from "../gateway/keys.ts";
 import type { LoadedModel } from "../gateway/models.ts";
-import { MODEL_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../runtime/model-access.ts";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../runtime/model-access.ts";
 import { msg } from "./messages.ts";
 
 export interface RunGateway {
@@ -32,8 +33,11 @@ export async function openRunGateway(model: LoadedModel, runId: string, runDir: 
   try {
     dir = mkdtempSync(base);
     chmodSync(dir, 0o700);
-    access = gateway.serveRun(run, join(dir, MODEL_SOCKET), join(dir, MODEL_PLUGIN_SOCKET));
+    // Root's plugins get a key of their own after grading, which the agent never sees.
+    const pluginKey = `sk-ssebench-plugin-${randomBytes(32).toString("base64url")}`;
+    access = gateway.serveRun(run, join(dir, MODEL_SOCKET), join(dir, MODEL_PLUGIN_SOCKET), pluginKey);
     writeFileSync(join(dir, MODEL_KEY_FILE), `${run.key}\n`, { mode: 0o600 });
+    writeFileSync(join(dir, MODEL_PLUGIN_KEY_FILE), `${pluginKey}\n`, { mode: 0o600 });
   } catch (cause) {
     if (dir) rmSync(dir, { recursive: true, force: true });
     throw new UserError(msg.gatewayFailed(dir ?? `${base}…`, describeCause(cause)));

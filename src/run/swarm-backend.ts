@@ -17,7 +17,7 @@ import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, RESULTS_MOUNT }
 import { type Docker, DockerCli, engineAddress, firstLine } from "./docker.ts";
 import { msg } from "./messages.ts";
 import { SwarmImages } from "./swarm-images.ts";
-import { MODEL_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../runtime/model-access.ts";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../runtime/model-access.ts";
 import { jobsCleanUp, modelSecretText, networkArgs, parseNodes, relayArgs, ROLE_LABEL, serviceArgs, type TrialNames, trialNames } from "./swarm-service.ts";
 import type { ExpectedUpload, ResultsReceiver } from "./upload/receiver.ts";
 
@@ -175,7 +175,7 @@ export class SwarmBackend implements Backend {
       if (spec.referencePatch) await create(["secret", "create", "--label", `ssebench.run-id=${runId}`, names.patchSecret, spec.referencePatch]);
       if (this.uploads) await this.uploadSecret(trial, spec, runId, create);
       if (spec.modelDir) {
-        await this.createSecret(names.modelSecret, runId, modelSecretText(readFileSync(join(spec.modelDir, MODEL_KEY_FILE), "utf8").trim()), create);
+        await this.createSecret(names.modelSecret, runId, modelSecretText(readKey(spec.modelDir, MODEL_KEY_FILE), readKey(spec.modelDir, MODEL_PLUGIN_KEY_FILE)), create);
         trial.withModel = true;
       }
       const withUpload = trial.upload !== undefined;
@@ -395,3 +395,6 @@ export class SwarmBackend implements Backend {
     return [];
   }
 }
+
+/** A key the run's gateway wrote into its folder (model-gateway.ts). */
+const readKey = (dir: string, name: string): string => readFileSync(join(dir, name), "utf8").trim();

@@ -160,8 +160,8 @@ export function modelRelay(model: { socket: string; pluginSocket: string }): { m
 }
 
 /** The model secret's text: the run's key and where, on the trial's network, its relay listens. */
-export function modelSecretText(key: string): string {
-  return JSON.stringify({ key, agent: `${RELAY_ALIAS}:${RELAY_MODEL_PORT}`, plugin: `${RELAY_ALIAS}:${RELAY_PLUGIN_PORT}` });
+export function modelSecretText(key: string, pluginKey: string): string {
+  return JSON.stringify({ key, agent: `${RELAY_ALIAS}:${RELAY_MODEL_PORT}`, plugin: `${RELAY_ALIAS}:${RELAY_PLUGIN_PORT}`, plugin_key: pluginKey });
 }
 
 const RELAY_MEMORY = "256m";

@@ -16,7 +16,7 @@ import { grade } from "./grading.ts";
 import { clearLeftovers, lockDown, type Owner, returnArchive } from "./lockdown.ts";
 import { configureLog, log } from "./log.ts";
 import { msg } from "./messages.ts";
-import { modelForwarding, openModelAccess, routeLaterCallsToPlugins } from "./model-access.ts";
+import { modelForwarding, openModelAccess, pluginModelKey, routeLaterCallsToPlugins } from "./model-access.ts";
 import { loadPlugins } from "./plugin-config.ts";
 import { PluginRunner } from "./plugin-runner.ts";
 import { type Prepared, prepare, workPaths } from "./prepare.ts";
@@ -180,7 +180,8 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
   // after-grading plugins can call the model, and the ledger marks their calls (docs/gateway.md).
   if (survivors.length === 0 && modelForwarding()) {
     const left = [...(await record.gate(killUserProcesses(runner))), ...(await record.gate(killUserProcesses(model)))];
-    if (left.length === 0) routeLaterCallsToPlugins();
+    // The plugins' own key (the plugin socket refuses the agent's): what they inherit from now on.
+    if (left.length === 0 && routeLaterCallsToPlugins() && pluginModelKey()) inherited.SSE_API_KEY = pluginModelKey();
   }
   await record.gate(plugins.runBlocking("after-grading"));
   await record.end();

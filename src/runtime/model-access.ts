@@ -21,6 +21,8 @@ export const MODEL_SOCKET = "model.sock";
 /** The gateway's socket whose calls its ledger marks as plugin calls (docs/gateway.md). */
 export const MODEL_PLUGIN_SOCKET = "plugin.sock";
 export const MODEL_KEY_FILE = "api-key";
+/** The key root's after-grading plugins send (the gateway's plugin socket answers it only). */
+export const MODEL_PLUGIN_KEY_FILE = "plugin-key";
 export const FORWARD_PORT = 4000;
 /** A Swarm trial's model secret (SSE_MODEL_FILE): {"key", "agent": "host:port", "plugin": "host:port"}. */
 export const MODEL_SECRET_FILE = "/run/secrets/ssebench-model";
@@ -28,14 +30,18 @@ export const MODEL_SECRET_FILE = "/run/secrets/ssebench-model";
 type Env = Record<string, string | undefined>;
 
 /** Where new connections go: the agent's socket, then (after grading) the plugin socket. */
-const target = { path: "", plugin: "" };
+const target = { path: "", plugin: "", pluginKey: "" };
 
 interface Access {
   key: string;
   agent: string;
   /** where calls go once only root's plugins run; "" when the run has none */
   plugin: string;
+  /** the key for those calls; "" when the plugin socket takes the agent's */
+  pluginKey: string;
 }
+
+const KEY = /^[\x21-\x7e]{8,512}$/;
 
 /** The run's key and gateway: the mounted folder (a local run), else the Swarm secret, else none. */
 function findAccess(env: Env): Access | undefined {
@@ -49,19 +55,23 @@ function findAccess(env: Env): Access | undefined {
       throw new UserError(msg.modelKeyUnreadable(dir, e instanceof Error ? e.message : String(e)));
     }
     const plugin = join(dir, MODEL_PLUGIN_SOCKET);
-    return { key, agent: socketPath, plugin: existsSync(plugin) ? plugin : "" };
+    const pluginKeyFile = join(dir, MODEL_PLUGIN_KEY_FILE);
+    const pluginKey = existsSync(pluginKeyFile) ? readFileSync(pluginKeyFile, "utf8").trim() : "";
+    return { key, agent: socketPath, plugin: existsSync(plugin) ? plugin : "", pluginKey };
   }
   const file = env.SSE_MODEL_FILE || MODEL_SECRET_FILE;
   const text = readRootOnlyFile(file, msg.modelFile);
   if (text === undefined) return undefined;
   const doc = parseSecretJson(text, file, msg.modelFile);
-  if (typeof doc.key !== "string" || !/^[\x21-\x7e]{8,512}$/.test(doc.key)) throw new UserError(msg.modelFile(file, 'has no "key"'));
+  if (typeof doc.key !== "string" || !KEY.test(doc.key)) throw new UserError(msg.modelFile(file, 'has no "key"'));
   for (const field of ["agent", "plugin"] as const) {
     const value = doc[field];
     if (value === undefined && field === "plugin") continue;
     if (typeof value !== "string" || value.startsWith("/") || !relayTarget(value)) throw new UserError(msg.modelFile(file, `has no "${field}" (host:port)`));
   }
-  return { key: doc.key, agent: doc.agent as string, plugin: (doc.plugin as string | undefined) ?? "" };
+  const pluginKey = doc.plugin_key;
+  if (pluginKey !== undefined && (typeof pluginKey !== "string" || !KEY.test(pluginKey))) throw new UserError(msg.modelFile(file, 'has a malformed "plugin_key"'));
+  return { key: doc.key, agent: doc.agent as string, plugin: (doc.plugin as string | undefined) ?? "", pluginKey: pluginKey ?? "" };
 }
 
 /** Starts the forwarder when the run has a model; returns the variables the agent gets (none without). */
@@ -73,6 +83,7 @@ export function openModelAccess(env: Env): Record<string, string> {
   try {
     target.path = access.agent;
     target.plugin = access.plugin;
+    target.pluginKey = access.pluginKey;
     listener = relayTcp("127.0.0.1", port, () => target.path);
   } catch (e) {
     throw new UserError(msg.modelPortBusy(port, e instanceof Error ? e.message : String(e)));
@@ -94,3 +105,6 @@ export function routeLaterCallsToPlugins(): boolean {
   target.path = target.plugin;
   return true;
 }
+
+/** The key plugins send once routed to the plugin socket ("" when it takes the agent's). */
+export const pluginModelKey = (): string => target.pluginKey;

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MODEL_KEY_FILE } from "../../src/runtime/model-access.ts";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE } from "../../src/runtime/model-access.ts";
 import { CAPABILITIES, type ContainerSpec } from "../../src/run/container.ts";
 import type { Docker, DockerResult } from "../../src/run/docker.ts";
 import { msg } from "../../src/run/messages.ts";
@@ -263,6 +263,8 @@ describe("swarm backend lifecycle", () => {
     const modelDir = mkdtempSync(join(tmpdir(), "ssebench-gw-test-"));
     const key = "sk-ssebench-not-in-any-argv";
     writeFileSync(join(modelDir, MODEL_KEY_FILE), `${key}\n`, { mode: 0o600 });
+    const pluginKey = "sk-ssebench-plugin-not-in-any-argv";
+    writeFileSync(join(modelDir, MODEL_PLUGIN_KEY_FILE), `${pluginKey}\n`, { mode: 0o600 });
     const secrets = new Map<string, string>();
     const fake = new FakeManager([
       ["secret create", (args) => (existsSync(args.at(-1) as string) && secrets.set(args.at(-2) as string, readFileSync(args.at(-1) as string, "utf8")), {})],
@@ -276,8 +278,8 @@ describe("swarm backend lifecycle", () => {
       expect(await trial.done).toBe(0);
       expect(trial.startError()).toBeUndefined();
       const names = trialNames("20260101-000000-abcdef");
-      expect(JSON.parse(secrets.get(names.modelSecret) as string)).toEqual({ key, agent: "ssebench-results:4000", plugin: "ssebench-results:4001" });
-      expect(fake.calls.some((c) => c.some((a) => a.includes(key)))).toBe(false);
+      expect(JSON.parse(secrets.get(names.modelSecret) as string)).toEqual({ key, agent: "ssebench-results:4000", plugin: "ssebench-results:4001", plugin_key: pluginKey });
+      expect(fake.calls.some((c) => c.some((a) => a.includes(key) || a.includes(pluginKey)))).toBe(false);
       const service = fake.calls.find((c) => c[1] === "create" && c.includes(names.service)) as string[];
       expect(service).toContain(`source=${names.modelSecret},target=ssebench-model,uid=0,gid=0,mode=0400`);
       const relay = fake.calls.find((c) => c[0] === "run" && c.includes(names.relay)) as string[];

@@ -9,7 +9,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Gateway } from "../../src/gateway/server.ts";
 import { msg } from "../../src/runtime/messages.ts";
-import { MODEL_PLUGIN_SOCKET, MODEL_SOCKET, openModelAccess, routeLaterCallsToPlugins } from "../../src/runtime/model-access.ts";
+import { MODEL_PLUGIN_SOCKET, MODEL_SOCKET, openModelAccess, pluginModelKey, routeLaterCallsToPlugins } from "../../src/runtime/model-access.ts";
 import { relayTcp } from "../../src/runtime/socket-relay.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { post, requestBody, scriptedModel } from "../gateway/support.ts";
@@ -70,5 +70,36 @@ describe("model access through a Swarm secret", () => {
       ["plugin", "oracle"],
     ]);
     expect([run.totals.calls, run.totals.plugin_calls, run.totals.answered]).toEqual([2, 1, 1]);
+  });
+});
+
+describe("the plugin socket's own key (a Swarm relay exposes the plugin port to the agent too)", () => {
+  test("the agent's key is refused on the plugin port; after grading the plugins get their key, whose calls are the plugin's", async () => {
+    const own = new Gateway();
+    const r = own.issue("rp", scriptedModel(), 10, dir.path);
+    const pluginKey = "sk-ssebench-plugin-test-0123456789";
+    const served = own.serveRun(r, join(dir.path, "p-model.sock"), join(dir.path, "p-plugin.sock"), pluginKey);
+    const agentPort = relayTcp("127.0.0.1", 0, () => join(dir.path, "p-model.sock"));
+    const pluginPort = relayTcp("127.0.0.1", 0, () => join(dir.path, "p-plugin.sock"));
+    try {
+      const chat = () => requestBody("chat", "scripted-test", { stream: false });
+      // What an agent on the trial's network can do: the relay's plugin port with its own key.
+      expect((await post(`http://127.0.0.1:${pluginPort.port}/v1/chat/completions`, r.key, chat())).status).toBe(401);
+      writeSecret({ key: r.key, agent: `127.0.0.1:${agentPort.port}`, plugin: `127.0.0.1:${pluginPort.port}`, plugin_key: pluginKey });
+      const vars = openModelAccess({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: secret, SSE_MODEL_PORT: "0" });
+      expect(vars.SSE_API_KEY).toBe(r.key);
+      expect(pluginModelKey()).toBe(pluginKey);
+      expect(routeLaterCallsToPlugins()).toBe(true);
+      const base = vars.SSE_BASE_URL as string;
+      expect((await post(`${base}/v1/chat/completions`, r.key, chat())).status).toBe(401);
+      expect((await post(`${base}/v1/chat/completions`, pluginKey, chat(), { "x-ssebench-plugin": "oracle" })).status).toBe(200);
+      expect([r.totals.calls, r.totals.plugin_calls]).toEqual([1, 1]);
+      writeSecret({ key: r.key, agent: `127.0.0.1:${agentPort.port}`, plugin_key: 7 });
+      expect(() => openModelAccess({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: secret, SSE_MODEL_PORT: "0" })).toThrow(msg.modelFile(secret, 'has a malformed "plugin_key"'));
+    } finally {
+      agentPort.stop(true);
+      pluginPort.stop(true);
+      await served.close();
+    }
   });
 });

@@ -12,7 +12,7 @@ import { ORACLE_REVIEW } from "../../src/formats/oracle-review.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { Gateway } from "../../src/gateway/server.ts";
 import { costOf } from "../../src/gateway/usage.ts";
-import { MODEL_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../src/runtime/model-access.ts";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../src/runtime/model-access.ts";
 import { oracleMsg } from "../../src/runtime/oracle/messages.ts";
 import { repoRoot } from "../helpers/cli.ts";
 import { PRICE, SCRIPT, scriptedConfig, scriptedModel, USAGE } from "../gateway/support.ts";
@@ -39,8 +39,12 @@ function serveModel(dirs: RunDirs, opts: { budget?: number; wires?: Wire[] } = {
   mkdirSync(ledgerDir);
   const gateway = new Gateway();
   const run = gateway.issue("rt", scriptedModel({ ...SCRIPT, no_tools: ANSWER }, undefined, scriptedConfig("scripted-test", opts.wires)), opts.budget ?? 10, ledgerDir);
-  const access = gateway.serveRun(run, join(modelDir, MODEL_SOCKET), join(modelDir, MODEL_PLUGIN_SOCKET));
+  // As `ssebench run` serves it: the plugin socket answers only the plugins' own key, so the oracle's
+  // call passes only if the entrypoint gave it that key after grading.
+  const pluginKey = `sk-ssebench-plugin-test-${run.key.slice(-12)}`;
+  const access = gateway.serveRun(run, join(modelDir, MODEL_SOCKET), join(modelDir, MODEL_PLUGIN_SOCKET), pluginKey);
   writeFileSync(join(modelDir, MODEL_KEY_FILE), `${run.key}\n`, { mode: 0o600 });
+  writeFileSync(join(modelDir, MODEL_PLUGIN_KEY_FILE), `${pluginKey}\n`, { mode: 0o600 });
   Object.assign(dirs.env, { SSE_MODEL_DIR: modelDir, SSE_MODEL_PORT: "0", SSE_MODEL_NAME: "scripted-test" });
   const ledger = () =>
     readFileSync(join(ledgerDir, "model-calls.jsonl"), "utf8")
