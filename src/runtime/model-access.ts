@@ -43,20 +43,23 @@ interface Access {
 
 const KEY = /^[\x21-\x7e]{8,512}$/;
 
+/** A key file of the mounted folder; one that cannot be read is one line. */
+function readKeyFile(dir: string, name: string): string {
+  try {
+    return readFileSync(join(dir, name), "utf8").trim();
+  } catch (e) {
+    throw new UserError(msg.modelKeyUnreadable(dir, e instanceof Error ? e.message : String(e)));
+  }
+}
+
 /** The run's key and gateway: the mounted folder (a local run), else the Swarm secret, else none. */
 function findAccess(env: Env): Access | undefined {
   const dir = env.SSE_MODEL_DIR || MODEL_DIR;
   const socketPath = join(dir, MODEL_SOCKET);
   if (existsSync(socketPath)) {
-    let key: string;
-    try {
-      key = readFileSync(join(dir, MODEL_KEY_FILE), "utf8").trim();
-    } catch (e) {
-      throw new UserError(msg.modelKeyUnreadable(dir, e instanceof Error ? e.message : String(e)));
-    }
+    const key = readKeyFile(dir, MODEL_KEY_FILE);
     const plugin = join(dir, MODEL_PLUGIN_SOCKET);
-    const pluginKeyFile = join(dir, MODEL_PLUGIN_KEY_FILE);
-    const pluginKey = existsSync(pluginKeyFile) ? readFileSync(pluginKeyFile, "utf8").trim() : "";
+    const pluginKey = existsSync(join(dir, MODEL_PLUGIN_KEY_FILE)) ? readKeyFile(dir, MODEL_PLUGIN_KEY_FILE) : "";
     return { key, agent: socketPath, plugin: existsSync(plugin) ? plugin : "", pluginKey };
   }
   const file = env.SSE_MODEL_FILE || MODEL_SECRET_FILE;
