@@ -8,6 +8,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { log } from "./log.ts";
+import { TCP_CONNECT_RETRY_MS, TCP_CONNECT_WAIT_MS } from "./socket-relay.ts";
 import type { UploadConfig } from "./upload-config.ts";
 
 const BLOCK = 512;
@@ -139,9 +140,6 @@ export function* tarEntries(roots: [string, string][], skipTop: Set<string>, ski
   yield new Uint8Array(2 * BLOCK);
 }
 
-/** Longest wait for a Swarm trial's relay to accept before the upload is tried anyway. */
-const RELAY_WAIT_MS = 30_000;
-
 /** Whether a TCP connection to host:port opens (and closes it at once). */
 function accepts(hostname: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -163,7 +161,7 @@ async function relayReady(url: string, withinMs: number): Promise<void> {
   const until = Date.now() + withinMs;
   for (let tries = 0; !(await accepts(hostname, Number(port) || 80)) && Date.now() < until; tries++) {
     if (tries === 0) log("INFO", "Waiting for the results relay", { to: `${hostname}:${port || 80}` });
-    await Bun.sleep(250);
+    await Bun.sleep(TCP_CONNECT_RETRY_MS);
   }
 }
 
@@ -187,7 +185,7 @@ export async function uploadResults(results: string, archive: string, upload: Up
   });
   const started = performance.now();
   try {
-    if (!upload.socket) await relayReady(upload.url, Math.min(upload.timeoutMs, RELAY_WAIT_MS));
+    if (!upload.socket) await relayReady(upload.url, Math.min(upload.timeoutMs, TCP_CONNECT_WAIT_MS));
     const res = await fetch(upload.url, {
       method: "PUT",
       headers: { authorization: `Bearer ${upload.token}`, "content-type": "application/x-tar" },

@@ -39,9 +39,12 @@ interface Link {
   closed: boolean;
 }
 
-/** How long a connection to a TCP target is retried before the client's connection is closed. */
+/**
+ * How long, and how often, a Swarm trial's relay is waited for (it starts beside the trial): a
+ * forwarded connection to a TCP target retries its connect, and the results upload probes it.
+ */
 export const TCP_CONNECT_WAIT_MS = 30_000;
-const TCP_CONNECT_RETRY_MS = 250;
+export const TCP_CONNECT_RETRY_MS = 250;
 
 /** `/path` (a Unix socket) or `host:port` (TCP, `[v6]:port` too); undefined when it is neither. */
 export function relayTarget(target: string): { unix: string } | { hostname: string; port: number } | undefined {
