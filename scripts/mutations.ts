@@ -124,7 +124,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "agent-processes-survive",
     what: "the end of a phase no longer kills the user's processes (kill -1 as the user skipped)",
-    file: "src/runtime/user-processes.ts",
+    file: "src/runtime/privilege/user-processes.ts",
     from: `    killAllAs(user);\n    left = processesOf(user.uid);`,
     to: `    left = [];`,
     tests: ["test/runtime/integrity.test.ts"],
@@ -133,7 +133,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "sse-vars-leak",
     what: "every SSE_ variable of the container reaches every child (run key to grading scripts)",
-    file: "src/runtime/child-env.ts",
+    file: "src/runtime/privilege/child-env.ts",
     from: `if (v === undefined || k.startsWith("SSE_") || IDENTITY.has(k)) continue;`,
     to: `if (v === undefined || IDENTITY.has(k)) continue;`,
     tests: ["test/runtime/child-env.test.ts"],
@@ -142,7 +142,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "run-extras-inherited",
     what: "variables handed to the container at run time (AWS_*, DOCKER_*) reach the children",
-    file: "src/runtime/child-env.ts",
+    file: "src/runtime/privilege/child-env.ts",
     from: `if (k.startsWith("SSE_") || BASICS.has(k) || k.startsWith("LC_") || allowed.has(k)) out[k] = v;`,
     to: `out[k] = v;`,
     tests: ["test/runtime/child-env.test.ts"],
@@ -151,7 +151,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "task-root-open",
     what: "/ssebench (PoCs, hidden tests) stays readable during the agent phase",
-    file: "src/runtime/lockdown.ts",
+    file: "src/runtime/privilege/lockdown.ts",
     from: `  chmodSync(cfg.taskRoot, 0o700);\n  if (task.files.patch)`,
     to: `  chmodSync(cfg.taskRoot, 0o755);\n  if (task.files.patch)`,
     tests: ["test/runtime/integrity.test.ts"],
@@ -210,7 +210,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "no-new-privs-unset",
     what: "the entrypoint never sets no_new_privs, so on a swarm (no --security-opt) a setuid-root binary in the image makes the agent root",
-    file: "src/runtime/no-new-privs.ts",
+    file: "src/runtime/privilege/no-new-privs.ts",
     from: "const rc = libc.symbols.prctl(PR_SET_NO_NEW_PRIVS, 1n, 0n, 0n, 0n);",
     to: "const rc = 0;",
     tests: ["test/runtime/walls.test.ts"],

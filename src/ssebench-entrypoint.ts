@@ -6,7 +6,7 @@ import { ExitCode, UserError } from "./errors.ts";
 import { msg } from "./runtime/messages.ts";
 import { VERSION } from "./version.ts";
 import { writeOut } from "./runtime/write-out.ts";
-import { setNoNewPrivs } from "./runtime/no-new-privs.ts";
+import { setNoNewPrivs } from "./runtime/privilege/no-new-privs.ts";
 
 /** Before anything else of a run container's own modes: what they start inherits the flag. */
 function noNewPrivs(): void {

@@ -6,7 +6,7 @@
 import { lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "./fs-util.ts";
-import { capture } from "./processes.ts";
+import { capture } from "./privilege/processes.ts";
 import { removeVcsMetadata } from "./vcs-metadata.ts";
 
 export interface GitEnv {

@@ -9,7 +9,7 @@ import { AgentResources, ApplyFailed, Checks, GradingTimeout, type ScriptRun, ty
 import { log } from "./log.ts";
 import { msg } from "./messages.ts";
 import type { TaskConfig } from "./task.ts";
-import type { Account } from "./users.ts";
+import type { Account } from "./privilege/users.ts";
 
 export interface GradeContext {
   taskRoot: string;

@@ -8,12 +8,12 @@ import { chownSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSyn
 import { join } from "node:path";
 import { goJson } from "../formats/json-compat.ts";
 import { type Hook, PLUGIN_REPORT, type PluginEntry } from "../formats/plugins.ts";
-import { childEnv, LLM_VARS } from "./child-env.ts";
+import { childEnv, LLM_VARS } from "./privilege/child-env.ts";
 import { writeAtomic } from "./fs-util.ts";
 import { log } from "./log.ts";
 import { msg } from "./messages.ts";
-import { type Outcome, type Running, start } from "./processes.ts";
-import { type Account, root } from "./users.ts";
+import { type Outcome, type Running, start } from "./privilege/processes.ts";
+import { type Account, root } from "./privilege/users.ts";
 
 export interface PluginResult {
   name: string;

@@ -5,7 +5,7 @@ import { loadPlugins } from "./plugin-config.ts";
 import { prepare, workPaths } from "./prepare.ts";
 import { readTaskConfig } from "./task.ts";
 import { join } from "node:path";
-import { lookupUser } from "./users.ts";
+import { lookupUser } from "./privilege/users.ts";
 
 /** Also checks plugins.yaml, so a broken one fails the image build and the run finds it cached. */
 export async function runPrepare(env: Record<string, string | undefined>): Promise<number> {

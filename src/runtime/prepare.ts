@@ -7,11 +7,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { run } from "./fs-util.ts";
-import { imageEnvNames } from "./child-env.ts";
+import { imageEnvNames } from "./privilege/child-env.ts";
 import { gitHome, squash } from "./git.ts";
 import { log } from "./log.ts";
 import { msg } from "./messages.ts";
-import type { Account } from "./users.ts";
+import type { Account } from "./privilege/users.ts";
 
 export interface Prepared {
   source: string;

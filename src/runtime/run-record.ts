@@ -11,13 +11,13 @@ import { type CheckRecord, notGraded, type PatchResult, renderResult, type Runti
 import { boundArchive } from "./archive-bound.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { handBackTree, writeAtomic } from "./fs-util.ts";
-import { type Owner, returnArchive } from "./lockdown.ts";
+import { type Owner, returnArchive } from "./privilege/lockdown.ts";
 import { log } from "./log.ts";
 import { msg } from "./messages.ts";
 import type { PluginRunner } from "./plugin-runner.ts";
-import { stopAllGroups } from "./processes.ts";
-import { killUserProcesses } from "./user-processes.ts";
-import type { Account } from "./users.ts";
+import { stopAllGroups } from "./privilege/processes.ts";
+import { killUserProcesses } from "./privilege/user-processes.ts";
+import type { Account } from "./privilege/users.ts";
 
 export class RunRecord {
   phase = "set-up";

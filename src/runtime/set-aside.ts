@@ -7,7 +7,7 @@
  */
 import { dirname } from "node:path";
 import type { SetAside } from "../formats/result.ts";
-import { capture } from "./processes.ts";
+import { capture } from "./privilege/processes.ts";
 
 const BUILD_NAMES = new Set([
   "GNUmakefile", "CMakeLists.txt", "build.ninja", "build.sh", "configure", "configure.ac",

@@ -3,8 +3,8 @@
  * role's child gets from a container environment full of run-time extras and secrets.
  */
 import { describe, expect, test } from "bun:test";
-import { agentExtraNames, allowedInherited, childEnv, imageEnvNames, LLM_VARS } from "../../src/runtime/child-env.ts";
-import type { Account } from "../../src/runtime/users.ts";
+import { agentExtraNames, allowedInherited, childEnv, imageEnvNames, LLM_VARS } from "../../src/runtime/privilege/child-env.ts";
+import type { Account } from "../../src/runtime/privilege/users.ts";
 
 const model: Account = { name: "model", uid: 1000, gid: 1000, home: "/home/model" };
 const runner: Account = { name: "sse-runner", uid: 999, gid: 999, home: "/nonexistent" };

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkSchemaSubset, selectPlugins, validateAgainst } from "../../src/formats/plugins.ts";
 import { deriveStatus, emptyVerdicts, notGraded, renderResult } from "../../src/formats/result.ts";
-import { identityProblem } from "../../src/runtime/processes.ts";
+import { identityProblem } from "../../src/runtime/privilege/processes.ts";
 import { goJson, pythonJson } from "../../src/formats/json-compat.ts";
 import { repoRoot } from "../helpers/cli.ts";
 

@@ -8,11 +8,11 @@
 import { join } from "node:path";
 import { UserError } from "../../errors.ts";
 import { TOOL_CALLS } from "../../formats/summary.ts";
-import { clearLeftovers, SHARED_TMP } from "../lockdown.ts";
+import { clearLeftovers, SHARED_TMP } from "../privilege/lockdown.ts";
 import type { Prepared } from "../prepare.ts";
 import type { TaskConfig } from "../task.ts";
-import { killUserProcesses } from "../user-processes.ts";
-import type { Account } from "../users.ts";
+import { killUserProcesses } from "../privilege/user-processes.ts";
+import type { Account } from "../privilege/users.ts";
 import type { Level } from "./levels.ts";
 import { toolMsg } from "./messages.ts";
 import { startToolApi, type ToolApi } from "./server.ts";

@@ -12,7 +12,7 @@ import { AgentResources, ApplyFailed, Checks, ChecksAborted, type ScriptRun, typ
 import { log } from "../log.ts";
 import type { Prepared } from "../prepare.ts";
 import type { TaskConfig } from "../task.ts";
-import type { Account } from "../users.ts";
+import type { Account } from "../privilege/users.ts";
 import type { CheckKind, Level } from "./levels.ts";
 import { toolMsg } from "./messages.ts";
 import { emptyChecks, type PatchChecks, renderReport, reportLines } from "./report.ts";

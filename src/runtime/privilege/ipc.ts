@@ -6,7 +6,7 @@
  * container does not have; the owner always may).
  */
 import { readFileSync } from "node:fs";
-import { log } from "./log.ts";
+import { log } from "../log.ts";
 import type { Account } from "./users.ts";
 
 const KINDS = [

@@ -5,9 +5,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../errors.ts";
-import { run, writeAtomic } from "./fs-util.ts";
-import { msg } from "./messages.ts";
+import { UserError } from "../../errors.ts";
+import { run, writeAtomic } from "../fs-util.ts";
+import { msg } from "../messages.ts";
 
 export interface Account {
   name: string;

@@ -4,10 +4,10 @@
  */
 import { chmodSync, chownSync, lchownSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
-import type { RuntimeConfig } from "./config.ts";
-import { handBackTree, namesIn } from "./fs-util.ts";
-import { log } from "./log.ts";
-import type { TaskConfig } from "./task.ts";
+import type { RuntimeConfig } from "../config.ts";
+import { handBackTree, namesIn } from "../fs-util.ts";
+import { log } from "../log.ts";
+import type { TaskConfig } from "../task.ts";
 import type { Account } from "./users.ts";
 
 function tryDo(what: string, fn: () => void): void {

@@ -9,7 +9,7 @@
  */
 import { accessSync, constants, readFileSync, statSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { log } from "./log.ts";
+import { log } from "../log.ts";
 import type { Account } from "./users.ts";
 
 const nprocByUid = new Map<number, number>();
