@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === "oracle") return (await import("./runtime/oracle/command.ts")).runOracle(process.env);
   if (argv[0] === "prepare") {
     // Allowed as PID 1 (a Dockerfile RUN step): it waits for each child it starts.
-    const { runPrepare } = await import("./runtime/prepare-command.ts");
+    const { runPrepare } = await import("./runtime/grading/prepare-command.ts");
     return runPrepare(process.env);
   }
   noNewPrivs();

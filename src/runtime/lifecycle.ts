@@ -11,15 +11,15 @@ import { agentExtraNames, allowedInherited, childEnv, LLM_VARS } from "./privile
 import { reserveForGrader } from "./privilege/child-limits.ts";
 import { setMaxLogBytes } from "./privilege/log-sink.ts";
 import { readConfig } from "./config.ts";
-import { captureChange } from "./change.ts";
-import { grade } from "./grading.ts";
+import { captureChange } from "./grading/change.ts";
+import { grade } from "./grading/grade.ts";
 import { clearLeftovers, lockDown, type Owner, returnArchive } from "./privilege/lockdown.ts";
 import { configureLog, log } from "./log.ts";
 import { msg } from "./messages.ts";
 import { modelForwarding, openModelAccess, pluginModelKey, routeLaterCallsToPlugins } from "./model-access.ts";
 import { loadPlugins } from "./plugin-config.ts";
 import { PluginRunner } from "./plugin-runner.ts";
-import { type Prepared, prepare, workPaths } from "./prepare.ts";
+import { type Prepared, prepare, workPaths } from "./grading/prepare.ts";
 import { start } from "./privilege/processes.ts";
 import { RunRecord } from "./run-record.ts";
 import { readTaskConfig, agentTaskBrief } from "./task.ts";

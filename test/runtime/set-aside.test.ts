@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildOrTestFile, diffPaths, excludeFlag, planSetAside } from "../../src/runtime/set-aside.ts";
+import { buildOrTestFile, diffPaths, excludeFlag, planSetAside } from "../../src/runtime/grading/set-aside.ts";
 import { tempDir } from "../helpers/cli.ts";
 
 test("build recipes and tests are recognised by name and folder; sources are not", () => {

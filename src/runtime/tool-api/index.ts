@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { UserError } from "../../errors.ts";
 import { TOOL_CALLS } from "../../formats/summary.ts";
 import { clearLeftovers, SHARED_TMP } from "../privilege/lockdown.ts";
-import type { Prepared } from "../prepare.ts";
+import type { Prepared } from "../grading/prepare.ts";
 import type { TaskConfig } from "../task.ts";
 import { killUserProcesses } from "../privilege/user-processes.ts";
 import type { Account } from "../privilege/users.ts";

@@ -7,10 +7,10 @@
 import { mkdirSync, openSync, readSync, closeSync, fstatSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CheckRecord } from "../../formats/result.ts";
-import { type Change, captureChange } from "../change.ts";
-import { AgentResources, ApplyFailed, Checks, ChecksAborted, type ScriptRun, type Tree } from "../checks.ts";
+import { type Change, captureChange } from "../grading/change.ts";
+import { AgentResources, ApplyFailed, Checks, ChecksAborted, type ScriptRun, type Tree } from "../grading/checks.ts";
 import { log } from "../log.ts";
-import type { Prepared } from "../prepare.ts";
+import type { Prepared } from "../grading/prepare.ts";
 import type { TaskConfig } from "../task.ts";
 import type { Account } from "../privilege/users.ts";
 import type { CheckKind, Level } from "./levels.ts";

@@ -1,11 +1,11 @@
 /** `ssebench-entrypoint prepare`: the one-time set-up, for the tool layer's RUN step. */
-import { readConfig } from "./config.ts";
-import { configureLog } from "./log.ts";
-import { loadPlugins } from "./plugin-config.ts";
+import { readConfig } from "../config.ts";
+import { configureLog } from "../log.ts";
+import { loadPlugins } from "../plugin-config.ts";
 import { prepare, workPaths } from "./prepare.ts";
-import { readTaskConfig } from "./task.ts";
+import { readTaskConfig } from "../task.ts";
 import { join } from "node:path";
-import { lookupUser } from "./privilege/users.ts";
+import { lookupUser } from "../privilege/users.ts";
 
 /** Also checks plugins.yaml, so a broken one fails the image build and the run finds it cached. */
 export async function runPrepare(env: Record<string, string | undefined>): Promise<number> {

@@ -4,9 +4,9 @@
  * with a private index and object store (git.ts).
  */
 import { join } from "node:path";
-import { CHANGE_DEFAULTS } from "./config.ts";
+import { CHANGE_DEFAULTS } from "../config.ts";
 import { capturePatch, changeSize, gitHome } from "./git.ts";
-import { msg } from "./messages.ts";
+import { msg } from "../messages.ts";
 import type { Prepared } from "./prepare.ts";
 
 export interface ChangeSource {

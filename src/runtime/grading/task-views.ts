@@ -6,10 +6,10 @@
  */
 import { chmodSync, chownSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import type { CheckName } from "../formats/result.ts";
-import { log } from "./log.ts";
-import type { TaskConfig } from "./task.ts";
-import type { Account } from "./privilege/users.ts";
+import type { CheckName } from "../../formats/result.ts";
+import { log } from "../log.ts";
+import type { TaskConfig } from "../task.ts";
+import type { Account } from "../privilege/users.ts";
 
 /** The task files that are answers, and the one check (if any) that may read each. */
 export function answerFiles(task: TaskConfig): { path: string; readableIn: CheckName | null }[] {

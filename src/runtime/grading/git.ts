@@ -5,8 +5,8 @@
  */
 import { lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "./fs-util.ts";
-import { capture } from "./privilege/processes.ts";
+import { run } from "../fs-util.ts";
+import { capture } from "../privilege/processes.ts";
 import { removeVcsMetadata } from "./vcs-metadata.ts";
 
 export interface GitEnv {

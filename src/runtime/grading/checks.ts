@@ -6,16 +6,16 @@
  */
 import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { CheckName, CheckRecord, SetAside } from "../formats/result.ts";
-import { childEnv } from "./privilege/child-env.ts";
-import { log } from "./log.ts";
-import { msg } from "./messages.ts";
-import { capture, type Running, start } from "./privilege/processes.ts";
-import type { TaskConfig } from "./task.ts";
+import type { CheckName, CheckRecord, SetAside } from "../../formats/result.ts";
+import { childEnv } from "../privilege/child-env.ts";
+import { log } from "../log.ts";
+import { msg } from "../messages.ts";
+import { capture, type Running, start } from "../privilege/processes.ts";
+import type { TaskConfig } from "../task.ts";
 import { diffPaths, excludeFlag, planSetAside, type SetAsidePlan } from "./set-aside.ts";
 import { showTaskFiles } from "./task-views.ts";
-import { killUserProcesses } from "./privilege/user-processes.ts";
-import type { Account } from "./privilege/users.ts";
+import { killUserProcesses } from "../privilege/user-processes.ts";
+import type { Account } from "../privilege/users.ts";
 
 export interface CheckContext {
   taskRoot: string;

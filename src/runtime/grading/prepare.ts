@@ -5,13 +5,13 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../errors.ts";
-import { run } from "./fs-util.ts";
-import { imageEnvNames } from "./privilege/child-env.ts";
+import { UserError } from "../../errors.ts";
+import { run } from "../fs-util.ts";
+import { imageEnvNames } from "../privilege/child-env.ts";
 import { gitHome, squash } from "./git.ts";
-import { log } from "./log.ts";
-import { msg } from "./messages.ts";
-import type { Account } from "./privilege/users.ts";
+import { log } from "../log.ts";
+import { msg } from "../messages.ts";
+import type { Account } from "../privilege/users.ts";
 
 export interface Prepared {
   source: string;

@@ -6,7 +6,7 @@
  */
 import { lstatSync, readFileSync, rmSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { run } from "./fs-util.ts";
+import { run } from "../fs-util.ts";
 
 export const VCS_NAMES = [".git", ".hg", ".svn", ".bzr"];
 
