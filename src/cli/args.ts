@@ -32,3 +32,8 @@ export const outputFileArg = {
 export const checkArg = {
   check: { type: "boolean", description: "Write nothing; exit 1 if the file is out of date" },
 } as const satisfies Record<string, ArgDef>;
+
+/** `images` and `images prune`: which of ssebench's images. */
+export const labelArg = {
+  label: { type: "string", description: "Only images with this label (KEY=VALUE)", valueHint: "KEY=VALUE" },
+} as const satisfies Record<string, ArgDef>;

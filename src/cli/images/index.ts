@@ -1,10 +1,6 @@
 import { defineCommand } from "citty";
-import { jsonArg } from "../args.ts";
+import { jsonArg, labelArg } from "../args.ts";
 import { loadCommand as load } from "../lazy-command.ts";
-
-export const labelArg = {
-  label: { type: "string", description: "Only images with this label (KEY=VALUE)", valueHint: "KEY=VALUE" },
-} as const;
 
 export default defineCommand({
   meta: {

@@ -1,6 +1,5 @@
 import { defineCommand } from "citty";
-import { jsonArg } from "../args.ts";
-import { labelArg } from "./index.ts";
+import { jsonArg, labelArg } from "../args.ts";
 
 export default defineCommand({
   meta: {
