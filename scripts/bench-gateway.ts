@@ -19,7 +19,8 @@ import type { ModelConfig } from "../src/formats/model-types.ts";
 import type { ModelScript } from "../src/formats/model-script.ts";
 import { scriptedUpstream, serveScripted } from "../src/gateway/scripted/provider.ts";
 import { Gateway } from "../src/gateway/server.ts";
-import { MODEL_KEY_FILE, MODEL_SOCKET, openModelAccess } from "../src/runtime/model-access.ts";
+import { MODEL_KEY_FILE, MODEL_SOCKET } from "../src/contract/model.ts";
+import { openModelAccess } from "../src/runtime/model-access.ts";
 import { relayTcp } from "../src/runtime/socket-relay.ts";
 import { tempDir } from "../test/helpers/cli.ts";
 

@@ -7,7 +7,8 @@
  * - no update check, no telemetry, no web tools (the gateway strips hosted tools too);
  * - `--strict-mcp-config`: the ssebench MCP server only, whatever the tree holds.
  */
-import { type Dialog, type Tokens } from "./dialog.ts";
+import type { Tokens } from "../contract/agent.ts";
+import type { Dialog } from "./dialog.ts";
 
 export const CLAUDE_MAX_TURNS = 500;
 

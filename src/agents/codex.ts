@@ -16,7 +16,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliExit } from "./cli-process.ts";
 import { bundledCatalog, catalogEntry, writeCatalog } from "./codex-catalog.ts";
-import type { Dialog, Tokens } from "./dialog.ts";
+import type { Tokens } from "../contract/agent.ts";
+import type { Dialog } from "./dialog.ts";
 
 /** A TOML basic string: JSON's escapes are all valid TOML escapes. */
 const str = (s: string) => JSON.stringify(s);

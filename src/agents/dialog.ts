@@ -5,21 +5,7 @@
  * Written (overwritten at start) and flushed entry by entry, so a killed agent leaves a readable file.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-
-export interface Tokens {
-  in: number;
-  out: number;
-}
-
-export type DialogEntry =
-  | { type: "init"; data: { task: string; cwd: string; model: string; agent: string } }
-  | { type: "prompt"; content: string }
-  | { type: "message"; role: "assistant"; content: string; tokens?: Tokens }
-  | { type: "thinking"; content: string }
-  | { type: "tool"; tool_id: string; name: string; status: "running"; args?: unknown }
-  | { type: "tool"; tool_id: string; name: string; status: "success"; result?: string }
-  | { type: "tool"; tool_id: string; name: string; status: "error"; error?: string }
-  | { type: "complete"; status: "success" | "error" | "timeout"; turns: number; duration_ms: number; total_tokens: Tokens; message?: string };
+import type { DialogEntry } from "../contract/agent.ts";
 
 export class Dialog {
   private seq = 0;

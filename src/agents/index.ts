@@ -14,7 +14,9 @@ import { CodexStream, codexLaunch } from "./codex.ts";
 import { Dialog } from "./dialog.ts";
 import { driverMsg } from "./messages.ts";
 import { gatewayWires, lockConfigDir, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
-import { type TaskBrief, taskPrompt } from "./prompt.ts";
+import { DIALOG_FILE, type TaskBrief } from "../contract/agent.ts";
+import type { AgentEnv } from "../contract/env.ts";
+import { taskPrompt } from "./prompt.ts";
 
 export const DRIVERS = ["claude-code", "codex", "opencode"] as const;
 
@@ -48,7 +50,7 @@ const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<
   },
 };
 
-const need = (env: Record<string, string | undefined>, name: string): string => {
+const need = (env: Record<string, string | undefined>, name: keyof AgentEnv): string => {
   const v = env[name];
   if (!v) throw new UserError(driverMsg.notSet(name));
   return v;
@@ -76,7 +78,7 @@ export async function runDriver(args: string[], env: Record<string, string | und
   const agentDir = env.SSE_AGENT_DIR || "/opt/agent";
   const timeoutS = Number(env.TIMEOUT) > 0 ? Number(env.TIMEOUT) : 14400;
   const prompt = taskPrompt(brief);
-  const dialog = new Dialog(join(archive, "dialog.jsonl"));
+  const dialog = new Dialog(join(archive, DIALOG_FILE));
   dialog.write({ type: "init", data: { task: brief.id, cwd, model, agent: name } });
   dialog.write({ type: "prompt", content: prompt });
   const { argv, env: cliEnv, stream } = await LAUNCHERS[name as (typeof DRIVERS)[number]]({ env, model, agentDir, timeoutS, dialog });

@@ -16,7 +16,8 @@
  */
 import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Dialog, type Tokens } from "./dialog.ts";
+import type { Tokens } from "../contract/agent.ts";
+import type { Dialog } from "./dialog.ts";
 
 export const OPENCODE_MAX_STEPS = 500;
 export const OPENCODE_WIRES = ["chat", "anthropic"] as const;

@@ -5,18 +5,7 @@
  * byte for byte. It holds only what the brief holds (never the reference patch, PoCs or hidden
  * tests) and does not describe test_patch, which agents find through MCP.
  */
-export interface TaskBrief {
-  id: string;
-  project: string;
-  language: string;
-  source: string;
-  issue: string | null;
-  bug_description: string | null;
-  crash_reports: { path: string; text: string }[];
-  /** the texts of the task's build and test scripts (absent in a brief of an older entrypoint) */
-  build_script?: string | null;
-  test_script?: string | null;
-}
+import type { TaskBrief } from "../contract/agent.ts";
 
 const LANGUAGES: Record<string, string> = { c: "C", "c++": "C++", cpp: "C++", go: "Go", rust: "Rust", python: "Python", java: "Java", javascript: "JavaScript", typescript: "TypeScript", php: "PHP", ruby: "Ruby" };
 const languageName = (l: string) => LANGUAGES[l.toLowerCase()] ?? l;

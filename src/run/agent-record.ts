@@ -6,12 +6,11 @@
  * bounded tail of it is read, as untrusted input, and a missing or malformed one gives null.
  */
 import { join } from "node:path";
+import { AGENT_DRIVER, DIALOG_FILE, type DialogEntry } from "../contract/agent.ts";
 import type { AgentRecord } from "../formats/summary.ts";
 import type { Agent } from "./agents.ts";
 import { readRunFile, readRunFileTail } from "./safe-read.ts";
 
-/** The reserved agent command of the entrypoint's drivers (src/agents/). */
-const DRIVER_CMD = "ssebench:agent";
 const DIALOG_TAIL_BYTES = 64 * 1024;
 const LEDGER_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -19,13 +18,13 @@ const LEDGER_MAX_BYTES = 64 * 1024 * 1024;
 export function dialogTurns(archiveDir: string): number | null {
   let tail: string;
   try {
-    tail = readRunFileTail(join(archiveDir, "dialog.jsonl"), DIALOG_TAIL_BYTES);
+    tail = readRunFileTail(join(archiveDir, DIALOG_FILE), DIALOG_TAIL_BYTES);
   } catch {
     return null;
   }
   const last = tail.trimEnd().split("\n").at(-1) ?? "";
   try {
-    const entry = JSON.parse(last) as { type?: unknown; turns?: unknown };
+    const entry = JSON.parse(last) as Partial<Record<keyof Extract<DialogEntry, { type: "complete" }>, unknown>>;
     return entry.type === "complete" && Number.isSafeInteger(entry.turns) && (entry.turns as number) >= 0 ? (entry.turns as number) : null;
   } catch {
     return null;
@@ -60,7 +59,7 @@ export function ledgerFacts(runDir: string): { wires: string[]; budgetRefused: n
 export function agentRecord(agent: Agent, cmd: string[], runDir: string, archiveDir: string, served: boolean): AgentRecord {
   const facts = served ? ledgerFacts(runDir) : { wires: [], budgetRefused: 0 };
   return {
-    driver: cmd.length === 2 && cmd[0] === DRIVER_CMD ? (cmd[1] as string) : null,
+    driver: cmd.length === 2 && cmd[0] === AGENT_DRIVER ? (cmd[1] as string) : null,
     cli: agent.npm ? `${agent.npm.package}@${agent.npm.version}` : null,
     wire: facts.wires.join(",") || null,
     turns: dialogTurns(archiveDir),

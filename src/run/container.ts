@@ -8,14 +8,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ARCHIVE_MOUNT, ENTRYPOINT, REFERENCE_MOUNT, RESULTS_MOUNT } from "../contract/paths.ts";
+import { MODEL_DIR } from "../contract/model.ts";
 import type { Docker } from "./docker.ts";
 import type { Resources } from "./options.ts";
-
-export const RESULTS_MOUNT = "/var/lib/ssebench/results";
-export const ARCHIVE_MOUNT = "/tmp/sse-archive";
-export const REFERENCE_MOUNT = "/reference/patch.diff";
-/** The tool layer's entrypoint: pinned at `docker run`, whatever the image's config says. */
-export const ENTRYPOINT = "/usr/local/bin/ssebench-entrypoint";
 
 /**
  * The only capabilities the entrypoint keeps (docs/container-contract.md §10): hand the results
@@ -25,8 +21,6 @@ export const ENTRYPOINT = "/usr/local/bin/ssebench-entrypoint";
  * first choice and given lower rlimits without it.
  */
 export const CAPABILITIES = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "KILL", "SETGID", "SETUID"] as const;
-/** the run's gateway socket and key folder (docs/gateway.md) */
-export const MODEL_MOUNT = "/run/ssebench";
 
 export interface ContainerSpec {
   image: string;
@@ -39,7 +33,7 @@ export interface ContainerSpec {
   referencePatch: string | undefined;
   /** the agent's argv (the agent layer's CMD): passed after the pinned entrypoint's own flags */
   command: string[];
-  /** the run's gateway folder (socket + key), mounted read-only at MODEL_MOUNT */
+  /** the run's gateway folder (socket + key), mounted read-only at MODEL_DIR */
   modelDir?: string;
 }
 
@@ -77,7 +71,7 @@ export function runArgs(spec: ContainerSpec, cidfile: string): string[] {
   for (const [k, v] of Object.entries(spec.env)) args.push("-e", `${k}=${v}`);
   args.push("--mount", bindMount(spec.runDir, RESULTS_MOUNT), "--mount", bindMount(spec.archiveDir, ARCHIVE_MOUNT));
   if (spec.referencePatch) args.push("--mount", bindMount(spec.referencePatch, REFERENCE_MOUNT, true));
-  if (spec.modelDir) args.push("--mount", bindMount(spec.modelDir, MODEL_MOUNT, true));
+  if (spec.modelDir) args.push("--mount", bindMount(spec.modelDir, MODEL_DIR, true));
   for (const [k, v] of Object.entries(spec.labels)) args.push("--label", `${k}=${v}`);
   args.push(spec.image, "--mode", "sandbox", "--", ...spec.command);
   return args;

@@ -9,10 +9,10 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../contract/model.ts";
 import { describeCause, UserError } from "../errors.ts";
 import type { RunTotals } from "../gateway/keys.ts";
 import type { LoadedModel } from "../gateway/models.ts";
-import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../runtime/model-access.ts";
 import { msg } from "./messages.ts";
 
 export interface RunGateway {

@@ -5,11 +5,13 @@
  */
 import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
+import type { RunEnv } from "../contract/env.ts";
+import { ARCHIVE_MOUNT } from "../contract/paths.ts";
 import { UserError } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest-types.ts";
 import type { ContainerRecord, DiskUsage, RunConfig, Summary } from "../formats/summary.ts";
 import { caseBaseImages, ensureCaseImage } from "./case-image.ts";
-import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState } from "./container.ts";
+import type { ContainerSpec, ContainerState } from "./container.ts";
 import { type Backend, openBackend, type Trial } from "./backend.ts";
 import { saveDigestCache } from "./content-hash.ts";
 import { checkFreeSpace, checkResources, engineFacts } from "./engine-check.ts";
@@ -197,7 +199,7 @@ function containerSpec(
   hostEnv: NodeJS.ProcessEnv,
   run: { runDir: RunDir; runId: string; image: string; command: string[]; referencePatch: string | undefined; modelDir?: string },
 ): ContainerSpec {
-  const env: Record<string, string> = {
+  const env: RunEnv = {
     SSE_ARCHIVE: ARCHIVE_MOUNT,
     SSE_DIFFICULTY: String(opts.difficulty),
     TIMEOUT: String(opts.timeout),

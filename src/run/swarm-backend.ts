@@ -11,13 +11,14 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../contract/model.ts";
+import { ARCHIVE_MOUNT, RESULTS_MOUNT } from "../contract/paths.ts";
 import { UserError } from "../errors.ts";
 import type { Backend, Trial, TrialListing } from "./backend.ts";
-import { ARCHIVE_MOUNT, type ContainerSpec, type ContainerState, RESULTS_MOUNT } from "./container.ts";
+import type { ContainerSpec, ContainerState } from "./container.ts";
 import { type Docker, DockerCli, engineAddress, firstLine } from "./docker.ts";
 import { msg } from "./messages.ts";
 import { SwarmImages } from "./swarm-images.ts";
-import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../runtime/model-access.ts";
 import { jobsCleanUp, modelSecretText, networkArgs, parseNodes, relayArgs, ROLE_LABEL, serviceArgs, type TrialNames, trialNames } from "./swarm-service.ts";
 import type { ExpectedUpload, ResultsReceiver } from "./upload/receiver.ts";
 

@@ -7,12 +7,10 @@
  * readable in `docker service inspect`.
  */
 import { createHash } from "node:crypto";
-import { MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../runtime/model-access.ts";
-import { CAPABILITIES, type ContainerSpec, ENTRYPOINT } from "./container.ts";
+import { type ModelSecret, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../contract/model.ts";
+import { ENTRYPOINT, SECRET_MODEL_TARGET, SECRET_PATCH_TARGET, SECRET_UPLOAD_TARGET, SECRETS_DIR } from "../contract/paths.ts";
+import { CAPABILITIES, type ContainerSpec } from "./container.ts";
 
-/** where the reference patch secret appears in the container (SSE_REFERENCE_PATCH points there) */
-export const SECRET_PATCH_TARGET = "reference.patch";
-export const SECRETS_DIR = "/run/secrets";
 /** seconds between SIGTERM and SIGKILL when a trial is stopped (as `docker stop --time` locally) */
 export const STOP_GRACE_SECONDS = 20;
 
@@ -28,15 +26,11 @@ export interface TrialNames {
   modelSecret: string;
 }
 
-/** where the upload secret appears in the container (the entrypoint's default SSE_UPLOAD_FILE) */
-export const SECRET_UPLOAD_TARGET = "ssebench-upload";
 /** the relay's name on every trial's network, and its port: the URL in each upload secret */
 export const RELAY_ALIAS = "ssebench-results";
 export const RELAY_PORT = 8080;
 /** where the relay container sees the folder of the host's receiver socket */
 export const RELAY_SOCKET_DIR = "/run/ssebench-results";
-/** where the model secret appears in the container (the entrypoint's default SSE_MODEL_FILE) */
-export const SECRET_MODEL_TARGET = "ssebench-model";
 /** the relay's ports for the run's gateway: the agent's socket, then the plugin socket */
 export const RELAY_MODEL_PORT = 4000;
 export const RELAY_PLUGIN_PORT = 4001;
@@ -161,7 +155,8 @@ export function modelRelay(model: { socket: string; pluginSocket: string }): { m
 
 /** The model secret's text: the run's key and where, on the trial's network, its relay listens. */
 export function modelSecretText(key: string, pluginKey: string): string {
-  return JSON.stringify({ key, agent: `${RELAY_ALIAS}:${RELAY_MODEL_PORT}`, plugin: `${RELAY_ALIAS}:${RELAY_PLUGIN_PORT}`, plugin_key: pluginKey });
+  const secret: ModelSecret = { key, agent: `${RELAY_ALIAS}:${RELAY_MODEL_PORT}`, plugin: `${RELAY_ALIAS}:${RELAY_PLUGIN_PORT}`, plugin_key: pluginKey };
+  return JSON.stringify(secret);
 }
 
 const RELAY_MEMORY = "256m";

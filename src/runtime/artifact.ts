@@ -1,6 +1,7 @@
 /** `ssebench-entrypoint artifact`: $SSE_ARCHIVE/artifact/manifest.json (docs/container-contract.md §9). */
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { ARCHIVE_MOUNT, RESULTS_MOUNT } from "../contract/paths.ts";
 import { pythonJson } from "../formats/json-compat.ts";
 import { writeAtomic } from "./fs-util.ts";
 import { writeOut } from "./write-out.ts";
@@ -79,8 +80,8 @@ function pythonIsoNow(): string {
 }
 
 export function writeManifest(env: Record<string, string | undefined>): number {
-  const results = env.SSE_RESULTS || "/var/lib/ssebench/results";
-  const archive = env.SSE_ARCHIVE || "/tmp/sse-archive";
+  const results = env.SSE_RESULTS || RESULTS_MOUNT;
+  const archive = env.SSE_ARCHIVE || ARCHIVE_MOUNT;
   let isDir = false;
   try {
     isDir = statSync(results).isDirectory();

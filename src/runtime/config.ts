@@ -1,4 +1,5 @@
 /** The entrypoint's configuration: environment variables with defaults (docs/container-contract.md §2). */
+import { REFERENCE_MOUNT, RESULTS_MOUNT } from "../contract/paths.ts";
 import { UserError } from "../errors.ts";
 import { msg } from "./messages.ts";
 
@@ -95,11 +96,11 @@ export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
   if (needArchive && archive === "") throw new UserError(msg.archiveRequired());
   return {
     archive,
-    results: env.SSE_RESULTS || "/var/lib/ssebench/results",
+    results: env.SSE_RESULTS || RESULTS_MOUNT,
     taskRoot: env.SSE_TASK_ROOT || "/ssebench",
     pluginsDir: env.SSE_PLUGINS_DIR || "/plugins",
     sourceOverride: env.SSE_SOURCE || undefined,
-    referencePatch: env.SSE_REFERENCE_PATCH || "/reference/patch.diff",
+    referencePatch: env.SSE_REFERENCE_PATCH || REFERENCE_MOUNT,
     work: env.SSE_WORK || "/var/lib/ssebench-work",
     modelUser,
     runnerUser,

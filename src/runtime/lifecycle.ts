@@ -4,6 +4,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { AGENT_DRIVER, REFERENCE_AGENT, TASK_BRIEF_FILE } from "../contract/agent.ts";
+import type { AgentEnv } from "../contract/env.ts";
 import { UserError } from "../errors.ts";
 import { selectPlugins } from "../formats/plugins.ts";
 import { failedByAgent, notGraded, type PatchResult } from "../formats/result.ts";
@@ -17,7 +19,7 @@ import { clearLeftovers, lockDown, type Owner, returnArchive } from "./privilege
 import { configureLog, log } from "./log.ts";
 import { msg } from "./messages.ts";
 import { modelForwarding, openModelAccess, pluginModelKey, routeLaterCallsToPlugins } from "./model-access.ts";
-import { loadPlugins } from "./plugin-config.ts";
+import { loadPlugins } from "../contract/plugins-file.ts";
 import { PluginRunner } from "./plugin-runner.ts";
 import { type Prepared, prepare, workPaths } from "./grading/prepare.ts";
 import { start } from "./privilege/processes.ts";
@@ -27,10 +29,6 @@ import { openToolApi, type OpenToolApi, parseDifficulty, toolPort } from "./tool
 import { killUserProcesses } from "./privilege/user-processes.ts";
 import { readUploadConfig } from "./upload-config.ts";
 import { lookupUser, renumberUsers, reown } from "./privilege/users.ts";
-
-export const REFERENCE_AGENT = "ssebench:apply-reference";
-/** `["ssebench:agent", "<name>"]`: the entrypoint's own driver of a real agent CLI (src/agents/). */
-export const AGENT_DRIVER = "ssebench:agent";
 
 export async function runSandbox(agentArgv: string[], env: Record<string, string | undefined>): Promise<number> {
   // Bun before 1.4 ignored spawn's uid/gid without an error: the agent would have run as root.
@@ -84,7 +82,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     throw e;
   }
   record.archiveOwner = archiveOwner;
-  const taskFile = join(cfg.work, "task.json");
+  const taskFile = join(cfg.work, TASK_BRIEF_FILE);
   writeFileSync(taskFile, agentTaskBrief(task, cfg.taskRoot), { mode: 0o644 });
 
   // Children inherit only the image's variables (recorded by prepare), never the run's extras.
@@ -115,7 +113,7 @@ export async function runSandbox(agentArgv: string[], env: Record<string, string
     SSE_TASK_FILE: taskFile,
     SSE_TOOL_API: tools.url,
     SSE_MCP_URL: `${tools.url}/mcp`,
-  });
+  } satisfies AgentEnv);
   let argv = agentArgv;
   let stdin: Uint8Array | undefined;
   if (agentArgv.length === 1 && agentArgv[0] === REFERENCE_AGENT) {

@@ -23,7 +23,6 @@ export const msg = {
     `ssebench-entrypoint: cannot give ${user} uid ${uid}: ${holder} already has that number`,
   reownFailed: (user: string, problem: string) => `ssebench-entrypoint: handing ${user}'s files to its new uid failed: ${problem}`,
   taskConfig: (path: string, problem: string) => `${path}: ${problem}`,
-  plugins: (problem: string) => `ssebench-entrypoint: invalid plugin configuration: ${problem}`,
   prepareFailed: (problem: string) => `ssebench-entrypoint: preparing the source tree failed: ${problem}`,
   // grading
   buildFailed: () => "Build failed",

@@ -11,21 +11,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { FORWARD_PORT, MODEL_DIR, MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SECRET_FILE, MODEL_SOCKET } from "../contract/model.ts";
 import { UserError } from "../errors.ts";
 import { msg } from "./messages.ts";
 import { parseSecretJson, readRootOnlyFile } from "./secret-file.ts";
 import { relayTarget, relayTcp } from "./socket-relay.ts";
-
-export const MODEL_DIR = "/run/ssebench";
-export const MODEL_SOCKET = "model.sock";
-/** The gateway's socket whose calls its ledger marks as plugin calls (docs/gateway.md). */
-export const MODEL_PLUGIN_SOCKET = "plugin.sock";
-export const MODEL_KEY_FILE = "api-key";
-/** The key root's after-grading plugins send (the gateway's plugin socket answers it only). */
-export const MODEL_PLUGIN_KEY_FILE = "plugin-key";
-export const FORWARD_PORT = 4000;
-/** A Swarm trial's model secret (SSE_MODEL_FILE): {"key", "agent": "host:port", "plugin": "host:port"}. */
-export const MODEL_SECRET_FILE = "/run/secrets/ssebench-model";
 
 type Env = Record<string, string | undefined>;
 

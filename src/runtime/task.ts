@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { msg } from "./messages.ts";
-import { cachedParse, type YamlModule } from "./parse-cache.ts";
+import type { TaskBrief } from "../contract/agent.ts";
+import { cachedParse, type YamlModule } from "../contract/parse-cache.ts";
 
 export interface TaskConfig {
   id: string;
@@ -98,7 +99,7 @@ export function agentTaskBrief(task: TaskConfig, taskRoot: string): string {
   const crash_reports = task.description.crashReports.map((p) => ({ path: p, text: taskText(taskRoot, p) }));
   const script = (p: string | null) => (p === null ? null : taskText(taskRoot, p) || null);
   const { id, project, language, source } = task;
-  const brief = {
+  const brief: TaskBrief = {
     id,
     project,
     language,

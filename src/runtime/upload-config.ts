@@ -5,13 +5,10 @@
  * it as root before the agent starts and refuses a file the agent could read. Kept light: it is
  * on the entrypoint's start-up path.
  */
+import { UPLOAD_FILE } from "../contract/upload.ts";
 import { UserError } from "../errors.ts";
 import { msg } from "./messages.ts";
 import { parseSecretJson, readRootOnlyFile } from "./secret-file.ts";
-
-export const UPLOAD_FILE = "/run/secrets/ssebench-upload";
-/** `PUT <base><UPLOAD_ROUTE><trial id>` */
-export const UPLOAD_ROUTE = "/v1/uploads/";
 
 export interface UploadConfig {
   url: string;

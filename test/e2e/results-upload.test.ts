@@ -9,7 +9,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/summary.ts";
-import { bindMount, CAPABILITIES, ENTRYPOINT } from "../../src/run/container.ts";
+import { ENTRYPOINT } from "../../src/contract/paths.ts";
+import { bindMount, CAPABILITIES } from "../../src/run/container.ts";
 import { startResultsReceiver } from "../../src/run/upload/receiver.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
 import { fileTree } from "../helpers/file-tree.ts";

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE } from "../../src/runtime/model-access.ts";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE } from "../../src/contract/model.ts";
 import { CAPABILITIES, type ContainerSpec } from "../../src/run/container.ts";
 import type { Docker, DockerResult } from "../../src/run/docker.ts";
 import { msg } from "../../src/run/messages.ts";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Gateway } from "../../src/gateway/server.ts";
-import { MODEL_KEY_FILE, MODEL_SOCKET } from "../../src/runtime/model-access.ts";
+import { MODEL_KEY_FILE, MODEL_SOCKET } from "../../src/contract/model.ts";
 import { scriptedModel } from "../gateway/support.ts";
 import { dropUsers, ensureUsers, newRun, runEntrypoint } from "./harness.ts";
 

@@ -12,7 +12,7 @@ import { ORACLE_REVIEW } from "../../src/formats/oracle-review.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { Gateway } from "../../src/gateway/server.ts";
 import { costOf } from "../../src/gateway/usage.ts";
-import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../src/runtime/model-access.ts";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../src/contract/model.ts";
 import { oracleMsg } from "../../src/runtime/oracle/messages.ts";
 import { repoRoot } from "../helpers/cli.ts";
 import { PRICE, SCRIPT, scriptedConfig, scriptedModel, USAGE } from "../gateway/support.ts";

@@ -14,7 +14,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/summary.ts";
-import { CAPABILITIES, ENTRYPOINT } from "../../src/run/container.ts";
+import { ENTRYPOINT } from "../../src/contract/paths.ts";
+import { CAPABILITIES } from "../../src/run/container.ts";
 import { DockerCli } from "../../src/run/docker.ts";
 import { networkArgs, RELAY_ALIAS, RELAY_PORT, relayArgs, type TrialNames } from "../../src/run/swarm-service.ts";
 import { startResultsReceiver } from "../../src/run/upload/receiver.ts";

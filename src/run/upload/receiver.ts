@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { describeCause, UserError } from "../../errors.ts";
-import { UPLOAD_ROUTE } from "../../runtime/upload-config.ts";
+import { UPLOAD_ROUTE, type UploadSecret } from "../../contract/upload.ts";
 import { uploadMsg as m } from "./messages.ts";
 import { TarParser, TarRefused } from "./tar-reader.ts";
 import { StagingSink } from "./unpack.ts";
@@ -160,7 +160,7 @@ export function startResultsReceiver(opts: ReceiverOptions): ResultsReceiver {
       });
       pending.set(trialId, { runDir, tokenHash: sha256(token), state: "waiting", settle });
       const url = `${(expectOpts?.advertise ?? base).replace(/\/+$/, "")}${UPLOAD_ROUTE}${trialId}`;
-      const secret: Record<string, string> = { url, token };
+      const secret: UploadSecret = { url, token };
       if (opts.containerSocket) secret.socket = opts.containerSocket;
       return {
         trialId,

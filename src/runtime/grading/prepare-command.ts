@@ -1,7 +1,7 @@
 /** `ssebench-entrypoint prepare`: the one-time set-up, for the tool layer's RUN step. */
 import { readConfig } from "../config.ts";
 import { configureLog } from "../log.ts";
-import { loadPlugins } from "../plugin-config.ts";
+import { loadPlugins } from "../../contract/plugins-file.ts";
 import { prepare, workPaths } from "./prepare.ts";
 import { readTaskConfig } from "../task.ts";
 import { join } from "node:path";

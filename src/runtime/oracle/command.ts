@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ARCHIVE_MOUNT, RESULTS_MOUNT } from "../../contract/paths.ts";
 import { ORACLE_REVIEW, type OracleReview as Review } from "../../formats/oracle-review.ts";
 import { noUsage, type Usage } from "../../gateway/usage.ts";
 import { writeAtomic } from "../fs-util.ts";
@@ -42,7 +43,7 @@ function gradeOf(results: string): string | null {
 }
 
 async function gatherInputs(env: Env): Promise<ReviewInputs> {
-  const results = env.SSE_RESULTS || "/var/lib/ssebench/results";
+  const results = env.SSE_RESULTS || RESULTS_MOUNT;
   const taskRoot = env.SSE_TASK_ROOT || "/ssebench";
   const finalPatch = join(results, "final.patch");
   if (!existsSync(finalPatch)) throw new Skip(oracleMsg.noFinalPatch(finalPatch));
@@ -72,8 +73,8 @@ export async function runOracle(env: Env): Promise<number> {
     if (env.SSE_PLUGIN_SKIP_FILE) writeFileSync(env.SSE_PLUGIN_SKIP_FILE, `${why}\n`);
     return 0;
   };
-  const out = join(env.SSE_ARCHIVE || "/tmp/sse-archive", "oracle");
-  const results = env.SSE_RESULTS || "/var/lib/ssebench/results";
+  const out = join(env.SSE_ARCHIVE || ARCHIVE_MOUNT, "oracle");
+  const results = env.SSE_RESULTS || RESULTS_MOUNT;
   // The archive was the agent's: whatever it left at this name (a symlink out, a review of its
   // own) is not ours, even when nothing is reviewed.
   rmSync(out, { recursive: true, force: true });

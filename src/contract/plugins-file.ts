@@ -1,9 +1,13 @@
-/** Loads plugins.yaml and checks it against schema.json beside it (docs/container-contract.md §6). */
+/**
+ * Loads plugins.yaml and checks it against schema.json beside it (docs/container-contract.md §6):
+ * the entrypoint at start and `ssebench run` before it builds the tool layer, so both read the
+ * file the same way.
+ */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { checkSchemaSubset, formatPath, type PluginEntry, validateAgainst } from "../formats/plugins.ts";
-import { msg } from "./messages.ts";
+import { contractMsg as msg } from "./messages.ts";
 import { cachedParse, type YamlModule } from "./parse-cache.ts";
 
 const fail = (problem: string) => new UserError(msg.plugins(problem));

@@ -2,11 +2,11 @@
  * YAML files read at start (config.yaml, plugins.yaml) are parsed once per content: the checked
  * result is cached as JSON in the root-only state folder, keyed by a hash of the text (and of
  * whatever else decided the result, e.g. schema.json). Same input, same outcome, so validation
- * is unchanged, but a prepared image reaches the agent without loading the YAML library.
+ * is unchanged, but a prepared image reaches the agent without loading the YAML library (and
+ * `ssebench run` checks plugins.yaml without it).
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeAtomic } from "./fs-util.ts";
 
 export type YamlModule = typeof import("yaml");
 
@@ -22,7 +22,10 @@ export async function cachedParse<T>(cacheDir: string, name: string, text: strin
   const value = build(await import("yaml"));
   try {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    writeAtomic(path, JSON.stringify({ key, value }), 0o600);
+    const temp = join(cacheDir, `.${name}.json.${process.pid}.tmp`);
+    writeFileSync(temp, JSON.stringify({ key, value }), { mode: 0o600 });
+    chmodSync(temp, 0o600);
+    renameSync(temp, path);
   } catch {
     // a read-only state folder only costs speed
   }
