@@ -7,7 +7,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { out } from "../output/terminal.ts";
 import { usageError, UserError } from "../errors.ts";
-import { openBackend } from "../run/backend.ts";
+import { openBackend } from "../run/open-backend.ts";
 import { DockerCli } from "../run/docker.ts";
 import { findHome, type Home } from "../run/home.ts";
 import { msg as runMsg } from "../run/messages.ts";

@@ -3,10 +3,10 @@
  * the layers on the local engine, then asks a backend to make the image available where trials
  * run, start the trial, wait for it, read its final state, bring its results into the run folder
  * and remove what it created. `local` runs `docker run` on the local engine (container.ts);
- * `swarm` runs a replicated-job service on a Docker Swarm (swarm-backend.ts).
+ * `swarm` runs a replicated-job service on a Docker Swarm (swarm-backend.ts); open-backend.ts
+ * picks one.
  */
 import type { ContainerSpec, ContainerState } from "./container.ts";
-import type { Docker } from "./docker.ts";
 
 export const BACKENDS = ["local", "swarm"] as const;
 export type BackendName = (typeof BACKENDS)[number];
@@ -49,21 +49,4 @@ export interface Backend {
   list(): Promise<TrialListing[]>;
   /** the end of a job or run: what the backend shares between trials; warnings */
   close(): Promise<string[]>;
-}
-
-/** The backend `--backend` names; swarm is loaded only when asked for. */
-export async function openBackend(
-  name: BackendName,
-  /** the local engine (the one that builds the layers) */
-  docker: Docker,
-  env: NodeJS.ProcessEnv,
-  log: (line: string) => void,
-  constraints: readonly string[] = [],
-): Promise<Backend> {
-  if (name === "local") {
-    const { LocalBackend } = await import("./local-backend.ts");
-    return new LocalBackend(docker);
-  }
-  const { SwarmBackend } = await import("./swarm-backend.ts");
-  return SwarmBackend.open(env, log, constraints, undefined, docker);
 }

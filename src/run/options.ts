@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { UserError, usageError } from "../errors.ts";
+import type { Resources } from "../formats/summary.ts";
 import { isAgentPath } from "./agents.ts";
 import { BACKENDS, type BackendName } from "./backend.ts";
 import { msg } from "./messages.ts";
@@ -12,12 +13,6 @@ export const MODES = ["sandbox", "sidecar"] as const;
 export const EGRESS = ["restricted", "open"] as const;
 export type Mode = (typeof MODES)[number];
 export type Egress = (typeof EGRESS)[number];
-
-export interface Resources {
-  cpus: number;
-  memory: string;
-  pids_limit: number;
-}
 
 export interface RunOptions {
   task: string;
