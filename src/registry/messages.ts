@@ -1,12 +1,11 @@
 /** Every text of `dataset publish` and the registry pushes (docs/registry.md); tests assert them. The spec's wording (dataset-catalog §4.2) where it has one. */
+import { pushMsg } from "../run/messages.ts";
+
 const list = (names: readonly string[]) => names.join(", ");
 
 export const registryMsg = {
-  noLocalImage: (local: string) => `there is no local image ${local}`,
-  tagFailed: (local: string, ref: string, stderr: string) => `docker tag ${local} ${ref} failed: ${stderr}`,
-  pushFailed: (ref: string, stderr: string) => `docker push ${ref} failed: ${stderr}`,
-  noDigest: (ref: string) => `docker push ${ref} did not report a digest`,
-  badRegistry: (registry: string) => `--registry ${JSON.stringify(registry)} is not a registry address (host[:port][/path], lower case)`,
+  // the pushes (run/backends/registry-push.ts)
+  ...pushMsg,
 
   // dataset publish
   invalidDataset: (dir: string) => `${dir} has invalid tasks; run \`ssebench dataset validate\`:`,

@@ -19,7 +19,7 @@ import { inspectImages, refComponent } from "../run/layers.ts";
 import type { Reporter } from "../run/reporter.ts";
 import { lockMessages } from "../dataset/messages.ts";
 import { registryMsg as m } from "./messages.ts";
-import { RegistryPusher } from "./push.ts";
+import { RegistryPusher } from "../run/backends/registry-push.ts";
 
 export interface PublishOptions {
   dir: string;

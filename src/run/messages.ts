@@ -206,3 +206,12 @@ export const msg = {
     `${task}: repetition ${k}/${n} ${ok ? "ok" : "FAILED"} (${seconds.toFixed(1)}s)${failures.length > 0 ? `: ${failures.join("; ")}` : ""}`,
   verifyRepeatTooMany: (value: string, max: number) => `--repeat must be at most ${max} (got '${value}')`,
 } as const;
+
+/** Pushes to a registry (backends/registry-push.ts): a Swarm job's layers, `dataset publish`'s case images. */
+export const pushMsg = {
+  noLocalImage: (local: string) => `there is no local image ${local}`,
+  tagFailed: (local: string, ref: string, stderr: string) => `docker tag ${local} ${ref} failed: ${stderr}`,
+  pushFailed: (ref: string, stderr: string) => `docker push ${ref} failed: ${stderr}`,
+  noDigest: (ref: string) => `docker push ${ref} did not report a digest`,
+  badRegistry: (registry: string) => `--registry ${JSON.stringify(registry)} is not a registry address (host[:port][/path], lower case)`,
+};

@@ -117,7 +117,7 @@ export class SwarmBackend implements Backend {
     for (const name of ["SSEBENCH_SWARM_REGISTRY", "SSEBENCH_SWARM_REGISTRY_PULL"] as const) {
       const value = env[name];
       if (!value) continue;
-      const { checkedRegistry } = await import("../registry/push.ts");
+      const { checkedRegistry } = await import("./backends/registry-push.ts");
       try {
         checkedRegistry(value);
       } catch {

@@ -6,7 +6,7 @@
  * SSEBENCH_SWARM_NODES that lacks it: once per node and image, one load at a time per node.
  */
 import { UserError } from "../errors.ts";
-import type { RegistryPusher } from "../registry/push.ts";
+import type { RegistryPusher } from "./backends/registry-push.ts";
 import { type Docker, firstLine } from "./docker.ts";
 import { msg } from "./messages.ts";
 
@@ -25,7 +25,7 @@ export class SwarmImages {
   async prepare(image: string, signal?: AbortSignal): Promise<string> {
     const registry = this.env.SSEBENCH_SWARM_REGISTRY;
     if (registry) {
-      this.pusher ??= import("../registry/push.ts").then(
+      this.pusher ??= import("./backends/registry-push.ts").then(
         ({ RegistryPusher }) => new RegistryPusher(this.local, registry, { pullFrom: this.env.SSEBENCH_SWARM_REGISTRY_PULL || undefined }),
       );
       return (await this.pusher).push(image, "ssebench/trial", image.replace(/^sha256:/, "").slice(0, 24), signal);

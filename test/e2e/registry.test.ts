@@ -11,7 +11,7 @@ import { DEFAULT_REGISTRY, normaliseRegistry } from "../../src/catalog/image-ref
 import { localCaseTag } from "../../src/run/case-image.ts";
 import { DockerCli, type Docker } from "../../src/run/docker.ts";
 import { registryMsg as m } from "../../src/registry/messages.ts";
-import { RegistryPusher } from "../../src/registry/push.ts";
+import { RegistryPusher } from "../../src/run/backends/registry-push.ts";
 import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
 import { demoDir, docker, E2E, SKIP_REASON } from "./helpers.ts";
 

@@ -19,7 +19,7 @@ import { CAPABILITIES } from "../../src/run/container.ts";
 import { DockerCli } from "../../src/run/docker.ts";
 import { networkArgs, RELAY_ALIAS, RELAY_PORT, relayArgs, type TrialNames } from "../../src/run/swarm-service.ts";
 import { startResultsReceiver } from "../../src/run/upload/receiver.ts";
-import { RegistryPusher } from "../../src/registry/push.ts";
+import { RegistryPusher } from "../../src/run/backends/registry-push.ts";
 import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
 import { demoDir, readJson } from "../e2e/helpers.ts";
 

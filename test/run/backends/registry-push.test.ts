@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import type { Docker, DockerResult } from "../../src/run/docker.ts";
-import { registryMsg as m } from "../../src/registry/messages.ts";
-import { checkedRegistry, pushedDigest, RegistryPusher, splitTag } from "../../src/registry/push.ts";
+import type { Docker, DockerResult } from "../../../src/run/docker.ts";
+import { registryMsg as m } from "../../../src/registry/messages.ts";
+import { checkedRegistry, pushedDigest, RegistryPusher, splitTag } from "../../../src/run/backends/registry-push.ts";
 
 const DIGEST = `sha256:${"ab".repeat(32)}`;
 

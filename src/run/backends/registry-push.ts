@@ -4,10 +4,10 @@
  * `<registry>/<repo>@sha256:…` for the nodes to pull. One push per (target, image ID) per
  * process: a job's concurrent trials share their tool and agent layers' pushes.
  */
-import { normaliseRegistry } from "../catalog/image-refs.ts";
-import { UserError } from "../errors.ts";
-import { type Docker, firstLine } from "../run/docker.ts";
-import { registryMsg as m } from "./messages.ts";
+import { normaliseRegistry } from "../../catalog/image-refs.ts";
+import { UserError } from "../../errors.ts";
+import { type Docker, firstLine } from "../docker.ts";
+import { pushMsg as m } from "../messages.ts";
 
 const REGISTRY = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]{1,5})?(\/[a-z0-9]+([._-]+[a-z0-9]+)*)*$/;
 
