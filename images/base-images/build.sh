@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the base images base-generic-{c,go,rust} that task Dockerfiles start FROM.
+# Builds the base images base-generic-{c,go,rust,python} that task Dockerfiles start FROM.
 #
-#   images/base-images/build.sh [--root IMAGE] [--registry PREFIX] [--dry-run] [c|go|rust ...]
+#   images/base-images/build.sh [--root IMAGE] [--registry PREFIX] [--dry-run] [c|go|rust|python ...]
 #
 # --dry-run          print the docker build command and the tags instead of building
 # --root IMAGE       root image instead of the Dockerfiles' digest-pinned debian:bookworm-slim
@@ -32,7 +32,7 @@ root=""
 dry_run=""
 langs=()
 
-usage() { echo "usage: images/base-images/build.sh [--root IMAGE] [--registry PREFIX] [--dry-run] [c|go|rust ...]" >&2; exit 2; }
+usage() { echo "usage: images/base-images/build.sh [--root IMAGE] [--registry PREFIX] [--dry-run] [c|go|rust|python ...]" >&2; exit 2; }
 fail() { printf 'base-images: %s\n' "$*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
@@ -40,11 +40,11 @@ while [ $# -gt 0 ]; do
     --root) [ $# -ge 2 ] || usage; root=$2; shift 2 ;;
     --registry) [ $# -ge 2 ] || usage; registry=${2%/}; shift 2 ;;
     --dry-run) dry_run=1; shift ;;
-    c | go | rust) langs+=("$1"); shift ;;
+    c | go | rust | python) langs+=("$1"); shift ;;
     *) usage ;;
   esac
 done
-[ ${#langs[@]} -gt 0 ] || langs=(c go rust)
+[ ${#langs[@]} -gt 0 ] || langs=(c go rust python)
 # The classic builder resolves FROM against local images first, which the offline path relies on.
 export DOCKER_BUILDKIT=0
 

@@ -9,7 +9,7 @@ export const DIGEST_PATTERN = "^sha256:[0-9a-f]{64}$";
 export const COMMIT_PATTERN = "^[0-9a-f]{40}$";
 export const TASK_ID_MAX_LENGTH = 128;
 
-export const LANGUAGES = ["c", "go", "rust"] as const;
+export const LANGUAGES = ["c", "go", "rust", "python"] as const;
 export const ORIGINALITIES = ["public", "crafted"] as const;
 export const CHECKS = ["build", "poc", "function_test", "intent_test"] as const;
 export const ARCHES = ["amd64", "arm64"] as const;

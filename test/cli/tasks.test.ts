@@ -70,7 +70,7 @@ describe("ssebench tasks list", () => {
     const json = await ssebench(["tasks", "list", "--type", "nothing", "--json"]);
     expect([json.exitCode, json.stdout, json.stderr]).toEqual([0, "[]\n", noneMessage]);
     const bad = await ssebench(["tasks", "list", "--language", "java"]);
-    expect([bad.exitCode, bad.stdout, bad.stderr]).toEqual([2, "", "ssebench tasks list: --language must be one of c, go, rust, not 'java'\n"]);
+    expect([bad.exitCode, bad.stdout, bad.stderr]).toEqual([2, "", "ssebench tasks list: --language must be one of c, go, rust, python, not 'java'\n"]);
 });
 
   test("--catalog debian and --catalog demo: the built-in datasets by name, from a folder with no checkout", async () => {

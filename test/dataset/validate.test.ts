@@ -84,7 +84,7 @@ describe("dataset validate: task config (§1.2.1–2)", () => {
     const errors = taskErrors(
       config((t) =>
         t
-          .replace("language: c", "language: python")
+          .replace("language: c", "language: java")
           .replace("id: t", "id: 12345")
           .replace("    - pocs/poc.bin", "    - pocs/poc.bin\n    - /abs.bin")
           .replace("  build: build.sh", "  build: build.sh\n  lint: lint.sh")
@@ -93,7 +93,7 @@ describe("dataset validate: task config (§1.2.1–2)", () => {
     );
     expect(errors).toEqual([
       "sse/config.yaml: id: Input should be a valid string",
-      "sse/config.yaml: language: Input should be 'c', 'go' or 'rust'",
+      "sse/config.yaml: language: Input should be 'c', 'go', 'rust' or 'python'",
       "sse/config.yaml: scripts.lint: unknown key",
       "sse/config.yaml: files.poc[1]: String should match pattern '^[^/]'",
       "sse/config.yaml: extra: unknown key",
@@ -154,7 +154,7 @@ describe("dataset validate: task config (§1.2.1–2)", () => {
 
   test("enumerated fields are not stripped (pydantic strips str fields, not Literals)", () => {
     expect(taskErrors(config((t) => t.replace("language: c", "language: ' go '")))).toEqual([
-      "sse/config.yaml: language: Input should be 'c', 'go' or 'rust'",
+      "sse/config.yaml: language: Input should be 'c', 'go', 'rust' or 'python'",
     ]);
     expect(taskErrors(config((t) => `${t}originality: ' public '\n`))).toEqual([
       "sse/config.yaml: originality: Input should be 'public' or 'crafted'",

@@ -1,6 +1,8 @@
 /**
  * images/base-images/build.sh on the real engine, for the Go image: a second build with unchanged
- * inputs only re-tags, and the tagged image is the one its labels describe (Go 1.22 with cgo).
+ * inputs only re-tags, and the tagged image is the one its labels describe (Go 1.22 with cgo). The
+ * Python image: its labels name the python3 and pytest it runs, and pytest works for a user other
+ * than root without writing caches into the tree it tests.
  * The first build here is instant where .ci/run built the images already; elsewhere it builds.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -32,5 +34,29 @@ describe.skipIf(!E2E)(`base images on a real engine${SKIP_REASON}`, () => {
     expect(again.stdout).toContain(`go ${labels["ssebench.toolchain.go"]}`);
     const inImage = docker(["run", "--rm", "--network", "none", "base-generic-go:1.0.0", "sh", "-c", "go env GOVERSION CGO_ENABLED; command -v gcc"]);
     expect(inImage).toBe(`go${labels["ssebench.toolchain.go"]}\n1\n/usr/bin/gcc`);
+  });
+
+  test("the Python image runs pytest as another user, writes no cache into the tree, has no network index", async () => {
+    const root = await runBinary("/bin/bash", [join(repoRoot, "scripts/debian-root-image.sh")], { env });
+    const rootImage = root.stdout.trim().split("\n").at(-1) as string;
+    const built = await runBinary("/bin/bash", [build, "--root", rootImage, "python"], { env });
+    if (built.exitCode !== 0) console.error(built.stderr);
+    expect(built.exitCode).toBe(0);
+    const labels = JSON.parse(docker(["image", "inspect", "--format", "{{json .Config.Labels}}", "base-generic-python:1.0.0"])) as Record<string, string>;
+    expect(labels["ssebench.toolchain.python3"]).toMatch(/^3\.11\.\d+$/);
+    expect(labels["ssebench.toolchain.pytest"]).toMatch(/^7\.\d+\.\d+$/);
+    const script = [
+      "mkdir /tmp/t && cd /tmp/t",
+      "printf 'import m\\ndef test_a():\\n    assert m.two() == 2\\n' >test_m.py",
+      "printf 'def two():\\n    return 2\\n' >m.py",
+      "python3 -m pytest -q test_m.py | tail -n 1",
+      "ls -A",
+      "python3 -m pip download --no-deps pytest 2>&1 | tail -n 1",
+    ].join(" && ");
+    const out = docker(["run", "--rm", "--network", "none", "--user", "65534:65534", "base-generic-python:1.0.0", "sh", "-c", `${script}; true`]);
+    const lines = out.split("\n");
+    expect(lines[0]).toMatch(/^1 passed in [\d.]+s$/);
+    expect(lines.slice(1, 3)).toEqual(["m.py", "test_m.py"]);
+    expect(lines.at(-1)).toContain("No matching distribution found for pytest");
   });
 });

@@ -25,7 +25,7 @@ const rejected: [string, unknown][] = [
   ["empty crash_report only", { ...good, task_description: { crash_report: [] } }],
   ["extra scripts key", { ...good, scripts: { ...good.scripts, lint: "lint.sh" } }],
   ["absolute poc path", { ...good, files: { poc: ["/ssebench/pocs/poc.bin"] } }],
-  ["language not in the list", { ...good, language: "python" }],
+  ["language not in the list", { ...good, language: "java" }],
   ["id as a number", { ...good, id: 12 }],
   ["scripts as a list", { ...good, scripts: [] }],
   ["a list, not a mapping", [good]],

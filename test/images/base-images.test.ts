@@ -45,11 +45,11 @@ describe("images/base-images/build.sh --dry-run", () => {
     ]);
   });
 
-  test("defaults: all three languages, SSEBENCH_REGISTRY else the public prefix, the pinned root", async () => {
+  test("defaults: all four languages, SSEBENCH_REGISTRY else the public prefix, the pinned root", async () => {
     const r = await bash(["--dry-run"]);
     const builds = r.stdout.split("\n").filter((l) => l.startsWith("docker build"));
-    expect(builds.map((l) => l.split(" ").at(-2))).toEqual(["c", "go", "rust"].map((l) => `${here}/generic-${l}/Dockerfile`));
-    expect(r.stdout).toContain(` ghcr.io/42-b3yond-6ug/ssebench/base-generic-rust:${version}\n`);
+    expect(builds.map((l) => l.split(" ").at(-2))).toEqual(["c", "go", "rust", "python"].map((l) => `${here}/generic-${l}/Dockerfile`));
+    expect(r.stdout).toContain(` ghcr.io/42-b3yond-6ug/ssebench/base-generic-python:${version}\n`);
     expect(r.stdout).not.toContain("--build-arg");
     const prefixed = await bash(["--dry-run", "c"], { SSEBENCH_REGISTRY: "r.test" });
     expect(prefixed.stdout).toContain(` r.test/base-generic-c:${version}\n`);
@@ -57,8 +57,8 @@ describe("images/base-images/build.sh --dry-run", () => {
 
   test("the inputs hash: one per language, stable, and changed by the root and the mirror", async () => {
     const plain = inputsOf((await bash(["--dry-run"])).stdout);
-    expect(plain).toHaveLength(3);
-    expect(new Set(plain).size).toBe(3);
+    expect(plain).toHaveLength(4);
+    expect(new Set(plain).size).toBe(4);
     for (const h of plain) expect(h).toMatch(/^[0-9a-f]{64}$/);
     expect(inputsOf((await bash(["--dry-run"])).stdout)).toEqual(plain);
     const rooted = inputsOf((await bash(["--dry-run", "--root", "other:1"])).stdout);

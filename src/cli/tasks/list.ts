@@ -9,7 +9,7 @@ export default defineCommand({
   },
   args: {
     ...catalogArg,
-    language: { type: "string", description: "Only tasks in this language (c, go or rust)", valueHint: "LANG" },
+    language: { type: "string", description: "Only tasks in this language (c, go, rust or python)", valueHint: "LANG" },
     type: { type: "string", description: "Only tasks whose vulnerability type contains TEXT (any case)", valueHint: "TEXT" },
     ...jsonArg,
   },
