@@ -15,8 +15,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { ModelConfig } from "../src/formats/model-types.ts";
-import type { ModelScript } from "../src/formats/model-script.ts";
+import type { ModelConfig } from "../src/formats/models/model-types.ts";
+import type { ModelScript } from "../src/formats/models/model-script.ts";
 import { scriptedUpstream, serveScripted } from "../src/gateway/scripted/provider.ts";
 import { Gateway } from "../src/gateway/server.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET } from "../src/contract/model.ts";

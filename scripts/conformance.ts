@@ -14,11 +14,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { filesDigest } from "../src/dataset/files-digest.ts";
 import { lockProblems, mergeLock } from "../src/dataset/lock.ts";
-import { parseImagesLock, renderImagesLock } from "../src/formats/images-lock.ts";
-import { renderJson } from "../src/formats/json-text.ts";
-import { parseManifest, renderManifest } from "../src/formats/manifest.ts";
+import { parseImagesLock, renderImagesLock } from "../src/formats/manifest/images-lock.ts";
+import { renderJson } from "../src/formats/compat/json-text.ts";
+import { parseManifest, renderManifest } from "../src/formats/manifest/manifest.ts";
 import { EXPORTED_SCHEMAS, loadFormats, schemaOf } from "../src/formats/schemas.ts";
-import { constraintDifferences, sameLayout } from "../src/formats/schema-constraints.ts";
+import { constraintDifferences, sameLayout } from "../src/formats/schema/schema-constraints.ts";
 
 const pilot = resolve(process.argv[2] ?? "../shared/conformance/pilot");
 const bin = resolve(import.meta.dir, "../dist/ssebench");

@@ -28,10 +28,10 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "upstream-file-name-escapes",
     what: "a pinned URL whose last segment is '../x' is accepted, so the staged file lands outside upstream/",
-    file: "src/formats/upstream-sources-check.ts",
+    file: "src/formats/upstream-sources/upstream-sources-check.ts",
     from: "else if (!FILE_NAME.test(name)) problems.push(`${at}: '${name}' is not a plain file name`);",
     to: "else if (!FILE_NAME) problems.push(`${at}: '${name}' is not a plain file name`);",
-    tests: ["test/run/upstream-sources.test.ts", "test/formats/upstream-sources.test.ts"],
+    tests: ["test/run/upstream-sources.test.ts", "test/formats/upstream-sources/upstream-sources.test.ts"],
   },
   {
     name: "catalog-html-unescaped",
@@ -168,7 +168,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "failed-checks-pass",
     what: "a failing PoC no longer makes the grade failed",
-    file: "src/formats/result.ts",
+    file: "src/formats/run/result.ts",
     from: `if (v.build_success === false || (v.pov_total !== null && v.pov_passed !== v.pov_total) || v.func_test_success === false`,
     to: `if (v.build_success === false || v.func_test_success === false`,
     tests: ["test/runtime/lifecycle.test.ts", "test/runtime/formats.test.ts"],

@@ -8,7 +8,7 @@
  *
  * Used by scripts/compile-validators.ts.
  */
-import { MODEL_SPACE_CODES } from "../src/formats/strip.ts";
+import { MODEL_SPACE_CODES } from "../src/formats/compat/strip.ts";
 
 type Node = { [key: string]: unknown };
 

@@ -8,9 +8,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { filesDigest } from "../src/dataset/files-digest.ts";
-import { renderImagesLock } from "../src/formats/images-lock.ts";
-import { renderManifest } from "../src/formats/manifest.ts";
-import type { ImagesLock, Manifest, ManifestTask } from "../src/formats/manifest-types.ts";
+import { renderImagesLock } from "../src/formats/manifest/images-lock.ts";
+import { renderManifest } from "../src/formats/manifest/manifest.ts";
+import type { ImagesLock, Manifest, ManifestTask } from "../src/formats/manifest/manifest-types.ts";
 
 const hex = (n: number) => n.toString(16).padStart(64, "0");
 

@@ -24,7 +24,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UserError } from "../errors.ts";
-import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest-types.ts";
+import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest/manifest-types.ts";
 import { type CaseImageRef, caseImageRef, DEFAULT_REGISTRY, lockMismatchWarning, normaliseRegistry } from "./image-refs.ts";
 import { messages } from "./messages.ts";
 import { isUrl, readLocation } from "./read-location.ts";
@@ -72,7 +72,7 @@ async function isFile(path: string): Promise<boolean> {
 async function readManifest(location: string, manifestLocation: string): Promise<Manifest> {
   const read = await readLocation(manifestLocation);
   if (!read.ok) throw new UserError(messages.cannotReadCatalog(manifestLocation, read.cause));
-  const { parseManifest } = await import("../formats/manifest.ts");
+  const { parseManifest } = await import("../formats/manifest/manifest.ts");
   return parseManifest(read.text, manifestLocation);
 }
 
@@ -83,7 +83,7 @@ export async function readLock(location: string, optional: boolean): Promise<Ima
     if (optional && read.missing) return undefined;
     throw new UserError(messages.cannotReadLock(location, read.cause));
   }
-  const { parseImagesLock } = await import("../formats/images-lock.ts");
+  const { parseImagesLock } = await import("../formats/manifest/images-lock.ts");
   return parseImagesLock(read.text, location);
 }
 

@@ -9,7 +9,7 @@ import debianLockText from "../../datasets/debian/images.lock.json" with { type:
 import debianManifestText from "../../datasets/debian/manifest.json" with { type: "text" };
 import lockText from "../../datasets/demo/images.lock.json" with { type: "text" };
 import manifestText from "../../datasets/demo/manifest.json" with { type: "text" };
-import type { ImagesLock, Manifest } from "../formats/manifest-types.ts";
+import type { ImagesLock, Manifest } from "../formats/manifest/manifest-types.ts";
 
 export const EMBEDDED_MANIFEST_NAME = "the built-in demo dataset";
 export const EMBEDDED_LOCK_NAME = "the built-in demo images lock";

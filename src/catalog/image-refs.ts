@@ -6,10 +6,10 @@
  * trusts the lock), as in spec §4.4 / §5.2.
  */
 import { filesDigest } from "../dataset/files-digest.ts";
-import { compareCodePoints } from "../formats/python-json.ts";
+import { compareCodePoints } from "../formats/compat/python-json.ts";
 import { OrderedMap } from "./go-json.ts";
 import { messages } from "./messages.ts";
-import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest-types.ts";
+import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest/manifest-types.ts";
 
 export const DEFAULT_REGISTRY = "ghcr.io/42-b3yond-6ug/ssebench";
 

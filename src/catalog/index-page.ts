@@ -6,7 +6,7 @@
  */
 import { escapeHtml, htmlPage } from "./html.ts";
 import type { CaseImageRef, TaskSummary } from "./image-refs.ts";
-import type { Manifest } from "../formats/manifest-types.ts";
+import type { Manifest } from "../formats/manifest/manifest-types.ts";
 
 export interface IndexRow {
   task: TaskSummary;

@@ -6,7 +6,7 @@
  * the catalog the ordinary way (client.ts openCatalog), which words the problem as it always has.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest-types.ts";
+import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest/manifest-types.ts";
 import { catalogSource, type Env, localLockLocation, localManifestPath, readLock } from "./client.ts";
 import { lockMismatchWarning } from "./image-refs.ts";
 import { scanManifest } from "./manifest-stream.ts";

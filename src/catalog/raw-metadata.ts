@@ -4,7 +4,7 @@
  * escapes such as `\u00e9` or `\/`, key order, repeated keys — stays as written.
  */
 import { shapeCheckers } from "../formats/compiled-validators.js";
-import { compactJson, JsonScanner } from "../formats/json-scan.ts";
+import { compactJson, JsonScanner } from "../formats/compat/json-scan.ts";
 
 /** How many JSON white space characters (space, tab, CR, LF) the text holds, inside strings or not. */
 function jsonSpaces(text: string): number {

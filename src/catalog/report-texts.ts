@@ -7,7 +7,7 @@
  */
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, normalize } from "node:path";
-import type { ManifestTask } from "../formats/manifest-types.ts";
+import type { ManifestTask } from "../formats/manifest/manifest-types.ts";
 
 /** task id → report path (as the config names it) → text */
 export type ReportTexts = ReadonlyMap<string, ReadonlyMap<string, string>>;

@@ -5,10 +5,10 @@
  * middleware does, halves the throughput).
  */
 import { plainFilesJson } from "../dataset/files-digest.ts";
-import { compareCodePoints } from "../formats/python-json.ts";
+import { compareCodePoints } from "../formats/compat/python-json.ts";
 import { EncodedJson, goJson, OrderedMap, RawJson } from "./go-json.ts";
 import { caseImageRef, type CaseImageRef, normaliseRegistry, sortedFiles, type TaskSummary, taskSummary } from "./image-refs.ts";
-import type { ImagesLock, Manifest, ManifestTask, TaskMetadata } from "../formats/manifest-types.ts";
+import type { ImagesLock, Manifest, ManifestTask, TaskMetadata } from "../formats/manifest/manifest-types.ts";
 import { contentSecurityPolicy } from "./html.ts";
 import { FILTER_SCRIPT, type IndexRow, renderIndexPage } from "./index-page.ts";
 import type { ReportTexts } from "./report-texts.ts";

@@ -6,7 +6,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describeCause, ExitCode, UserError } from "../errors.ts";
-import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest-types.ts";
+import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest/manifest-types.ts";
 import { createCatalogApp, respond } from "./app.ts";
 import { DEFAULT_REGISTRY } from "./image-refs.ts";
 import { messages } from "./messages.ts";
@@ -81,8 +81,8 @@ async function readOrFail(path: string, cannotRead: (loc: string, cause: string)
 }
 
 export async function loadServedCatalog(options: Pick<ServeOptions, "manifest" | "lock">): Promise<ServedCatalog> {
-  const { parseManifest } = await import("../formats/manifest.ts");
-  const { parseImagesLock } = await import("../formats/images-lock.ts");
+  const { parseManifest } = await import("../formats/manifest/manifest.ts");
+  const { parseImagesLock } = await import("../formats/manifest/images-lock.ts");
   let manifest: Manifest;
   let source: string;
   let lockPath = options.lock;

@@ -4,9 +4,9 @@ import { type Catalog, type Env, findTask, openCatalog, registryFromEnv, resolve
 import { type CaseImageRef, caseImageRef, type TaskSummary, taskDetail, taskSummary } from "./image-refs.ts";
 import { messages } from "./messages.ts";
 import { usageError } from "../errors.ts";
-import type { ManifestTask } from "../formats/manifest-types.ts";
+import type { ManifestTask } from "../formats/manifest/manifest-types.ts";
 import { LANGUAGES } from "../formats/patterns.ts";
-import { compareCodePoints } from "../formats/python-json.ts";
+import { compareCodePoints } from "../formats/compat/python-json.ts";
 
 export interface Listing {
   tasks: TaskSummary[];

@@ -5,7 +5,7 @@
  */
 import { escapeHtml, htmlPage, linkIfWeb } from "./html.ts";
 import type { CaseImageRef, TaskSummary } from "./image-refs.ts";
-import type { TaskMetadata } from "../formats/manifest-types.ts";
+import type { TaskMetadata } from "../formats/manifest/manifest-types.ts";
 
 export interface TaskPageInput {
   task: TaskSummary;

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
-import { checkSchemaSubset, formatPath, type PluginEntry, validateAgainst } from "../formats/plugins.ts";
+import { checkSchemaSubset, formatPath, type PluginEntry, validateAgainst } from "../formats/run/plugins.ts";
 import { contractMsg as msg } from "./messages.ts";
 import { cachedParse, type YamlModule } from "./parse-cache.ts";
 

@@ -4,7 +4,7 @@
  */
 import { realpathSync } from "node:fs";
 import { basename } from "node:path";
-import type { Check, Manifest, ManifestTask, TaskMetadata } from "../formats/manifest-types.ts";
+import type { Check, Manifest, ManifestTask, TaskMetadata } from "../formats/manifest/manifest-types.ts";
 import { DEFAULT_ARCH, REGISTRY_PREFIX, TASK_ID_PATTERN, isTaskId } from "../formats/patterns.ts";
 import { UserError, describeCause } from "../errors.ts";
 import { hashFiles } from "./hash-files.ts";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { REGISTRY_ARG } from "../formats/patterns.ts";
 import { dockerfileMessages as m } from "./messages.ts";
 import { posixJoin, posixNormpath, posixRelpath, pythonRepr, pythonSplitLines } from "./python-text.ts";
-import { pythonStrip } from "../formats/strip.ts";
+import { pythonStrip } from "../formats/compat/strip.ts";
 import { shlexSplit } from "./shlex.ts";
 
 export interface CopySource {

@@ -5,7 +5,7 @@
  * character for character — JSON.stringify would keep non-ASCII raw and Array.sort would order
  * keys by UTF-16 units, both of which differ from Python.
  */
-import { pythonAsciiJsonString, sortByCodePoint } from "../formats/python-json.ts";
+import { pythonAsciiJsonString, sortByCodePoint } from "../formats/compat/python-json.ts";
 
 /**
  * Pure printable ASCII, for JSON.stringify's text (which escapes every unit below U+0020): one

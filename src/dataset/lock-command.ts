@@ -2,10 +2,10 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError, describeCause } from "../errors.ts";
-import { parseImagesLock, parsePublicationRecord, renderImagesLock } from "../formats/images-lock.ts";
-import type { ImagesLock, PublicationRecord } from "../formats/manifest-types.ts";
+import { parseImagesLock, parsePublicationRecord, renderImagesLock } from "../formats/manifest/images-lock.ts";
+import type { ImagesLock, PublicationRecord } from "../formats/manifest/manifest-types.ts";
 import { LOCK_FILE } from "../formats/patterns.ts";
-import { compareCodePoints } from "../formats/python-json.ts";
+import { compareCodePoints } from "../formats/compat/python-json.ts";
 import { datasetDir } from "./locate.ts";
 import { lockProblems, mergeLock } from "./lock.ts";
 import { type CommandOutput, manifestOrFailure } from "./manifest-command.ts";

@@ -4,9 +4,9 @@
  * them on the reference's full pilot manifest, whose task folders are not all at hand).
  */
 import { UserError } from "../errors.ts";
-import type { ImagesLock, LockedImage, Manifest, PublicationRecord } from "../formats/manifest-types.ts";
+import type { ImagesLock, LockedImage, Manifest, PublicationRecord } from "../formats/manifest/manifest-types.ts";
 import { filesDigest } from "./files-digest.ts";
-import { sortByCodePoint } from "../formats/python-json.ts";
+import { sortByCodePoint } from "../formats/compat/python-json.ts";
 import { lockMessages as m } from "./messages.ts";
 
 /** files_digest of every task of the manifest, by id. */

@@ -4,8 +4,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError, describeCause, usageError } from "../errors.ts";
-import { renderManifest } from "../formats/manifest.ts";
-import type { Manifest } from "../formats/manifest-types.ts";
+import { renderManifest } from "../formats/manifest/manifest.ts";
+import type { Manifest } from "../formats/manifest/manifest-types.ts";
 import { MANIFEST_FILE } from "../formats/patterns.ts";
 import { buildManifest, datasetName } from "./build-manifest.ts";
 import { datasetDir } from "./locate.ts";

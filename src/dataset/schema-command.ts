@@ -2,8 +2,8 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError, describeCause, usageError } from "../errors.ts";
-import { renderJson } from "../formats/json-text.ts";
-import { constraintDifferences } from "../formats/schema-constraints.ts";
+import { renderJson } from "../formats/compat/json-text.ts";
+import { constraintDifferences } from "../formats/schema/schema-constraints.ts";
 import { EXPORTED_SCHEMAS, loadFormats, schemaOf } from "../formats/schemas.ts";
 import { ITEM_SCHEMA_FILES } from "../items/schema/documents.ts";
 import { checkoutDir } from "./locate.ts";

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeCause } from "../errors.ts";
-import type { TaskMetadata } from "../formats/manifest-types.ts";
+import type { TaskMetadata } from "../formats/manifest/manifest-types.ts";
 import { CONFIG_FILE, IMAGE_ROOT, REGISTRY_ARG, REGISTRY_PREFIX } from "../formats/patterns.ts";
 import { type Dockerfile, DockerfileError, type StatFn, isPinned, parseDockerfile, resolveImagePath } from "./dockerfile.ts";
 import { taskMessages as m } from "./messages.ts";

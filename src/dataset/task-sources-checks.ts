@@ -1,12 +1,12 @@
 /**
  * `dataset validate` of a task's `upstream/sources.yaml` (pinned upstream inputs), offline: the
  * format's rules in the words `ssebench run` uses when it fetches them
- * (src/formats/upstream-sources-check.ts), and what the task folder can contradict: a pinned file
+ * (src/formats/upstream-sources/upstream-sources-check.ts), and what the task folder can contradict: a pinned file
  * the folder also holds (the fetched copy would replace it in the build context), and a Dockerfile
  * that copies nothing of upstream/ (the pins would never reach the build).
  */
 import { join } from "node:path";
-import { checkUpstreamSources } from "../formats/upstream-sources-check.ts";
+import { checkUpstreamSources } from "../formats/upstream-sources/upstream-sources-check.ts";
 import type { Dockerfile } from "./dockerfile.ts";
 import { taskMessages as m } from "./messages.ts";
 import { readYamlFile } from "./yaml-file.ts";

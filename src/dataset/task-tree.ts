@@ -9,7 +9,7 @@
 import { type Dirent, type Stats, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { describeCause } from "../errors.ts";
-import { sortByCodePoint } from "../formats/python-json.ts";
+import { sortByCodePoint } from "../formats/compat/python-json.ts";
 import { taskMessages as m } from "./messages.ts";
 
 export interface TaskTree {

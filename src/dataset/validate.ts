@@ -4,11 +4,11 @@
  */
 import { existsSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { formatProblem } from "../formats/model-errors.ts";
-import type { DatasetInfo, TaskMetadata } from "../formats/manifest-types.ts";
+import { formatProblem } from "../formats/schema/model-errors.ts";
+import type { DatasetInfo, TaskMetadata } from "../formats/manifest/manifest-types.ts";
 import { CONFIG_FILE, DATASET_FILE } from "../formats/patterns.ts";
 import { checkDocument } from "../formats/check.ts";
-import { compareCodePoints } from "../formats/python-json.ts";
+import { compareCodePoints } from "../formats/compat/python-json.ts";
 import { datasetMessages as dm, reportMessages as rm, taskMessages as tm } from "./messages.ts";
 import { checkDockerfile } from "./task-dockerfile-checks.ts";
 import { checkTaskSources } from "./task-sources-checks.ts";

@@ -7,9 +7,9 @@
 import { readFileSync, statSync } from "node:fs";
 import { type Document, type Tags, isAlias, isCollection, isPair, isScalar, isSeq, parseDocument, visit } from "yaml";
 import { describeCause } from "../errors.ts";
-import { keepOrder } from "../formats/key-order.ts";
-import type { NonStringKey } from "../formats/model-errors.ts";
-import { noConstructorMessage, unknownTag } from "../formats/yaml-tags.ts";
+import { keepOrder } from "../formats/compat/key-order.ts";
+import type { NonStringKey } from "../formats/schema/model-errors.ts";
+import { noConstructorMessage, unknownTag } from "../formats/compat/yaml-tags.ts";
 
 export type YamlResult = { ok: true; data: unknown; nonStringKeys?: NonStringKey[] } | { ok: false; cause: string };
 

@@ -8,9 +8,9 @@
  */
 import { schemas, shapeCheckers, validators } from "./compiled-validators.js";
 import type { CompiledFormat, FormatName } from "./format-names.ts";
-import type { NonStringKey } from "./model-errors.ts";
+import type { NonStringKey } from "./schema/model-errors.ts";
 import type { CheckResult } from "./schemas.ts";
-import { MODEL_SPACE_CODES } from "./strip.ts";
+import { MODEL_SPACE_CODES } from "./compat/strip.ts";
 
 export type { CheckResult };
 

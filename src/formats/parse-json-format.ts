@@ -26,7 +26,7 @@ export async function parseJsonFormat<T>(name: FormatName, noun: string, text: s
     throw new UserError(`${where} is not a valid ${noun}: ${(error as Error).message}`);
   }
   const { checkDocument } = await import("./check.ts");
-  const { formatProblem } = await import("./model-errors.ts");
+  const { formatProblem } = await import("./schema/model-errors.ts");
   const result = checkDocument<T>(name, data, [], asWritten);
   if (!result.ok) throw new UserError(`${where} is not a valid ${noun}: ${problemLine(result.problems.map(formatProblem))}`);
   return asWritten ? (data as T) : result.value;

@@ -5,12 +5,12 @@
  */
 import type { Type } from "arktype";
 import { type ArkErrors, type } from "arktype";
-import { datasetInfoModel, datasetInfoModels } from "./dataset-info.ts";
-import { exportJsonSchema, type JsonSchema } from "./json-schema.ts";
-import type { ModelInfo } from "./model-info.ts";
-import { type ModelProblem, modelProblems, type NonStringKey } from "./model-errors.ts";
-import { stripStrings } from "./strip.ts";
-import { taskConfigModel, taskConfigModels } from "./task-config.ts";
+import { datasetInfoModel, datasetInfoModels } from "./task/dataset-info.ts";
+import { exportJsonSchema, type JsonSchema } from "./schema/json-schema.ts";
+import type { ModelInfo } from "./schema/model-info.ts";
+import { type ModelProblem, modelProblems, type NonStringKey } from "./schema/model-errors.ts";
+import { stripStrings } from "./compat/strip.ts";
+import { taskConfigModel, taskConfigModels } from "./task/task-config.ts";
 
 import type { FormatName } from "./format-names.ts";
 
@@ -39,15 +39,15 @@ const lazyFormats: Partial<Record<FormatName, () => Format>> = {
     return { model: m.imagesLockModel as Type, models: m.lockModels };
   },
   model: () => {
-    const m = require("./model-config.ts") as typeof import("./model-config.ts");
+    const m = require("./models/model-config.ts") as typeof import("./models/model-config.ts");
     return { model: m.modelConfigModel as Type, models: m.modelConfigModels };
   },
   "model-script": () => {
-    const m = require("./model-script.ts") as typeof import("./model-script.ts");
+    const m = require("./models/model-script.ts") as typeof import("./models/model-script.ts");
     return { model: m.modelScriptModel as Type, models: m.modelScriptModels };
   },
   "upstream-sources": () => {
-    const m = require("./upstream-sources.ts") as typeof import("./upstream-sources.ts");
+    const m = require("./upstream-sources/upstream-sources.ts") as typeof import("./upstream-sources/upstream-sources.ts");
     return { model: m.upstreamSourcesModel as Type, models: m.upstreamSourcesModels };
   },
   "publication-record": () => {
@@ -56,8 +56,8 @@ const lazyFormats: Partial<Record<FormatName, () => Format>> = {
   },
 };
 
-function manifestModels(): typeof import("./manifest-model.ts") {
-  return require("./manifest-model.ts");
+function manifestModels(): typeof import("./manifest/manifest-model.ts") {
+  return require("./manifest/manifest-model.ts");
 }
 
 /** Makes the named formats usable by schemaOf() (every format also loads on first use). */

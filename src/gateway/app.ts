@@ -6,7 +6,7 @@
  * key, the answer passed through byte for byte while its usage is metered, then one ledger line.
  */
 import { Hono } from "hono";
-import type { Wire } from "../formats/model-types.ts";
+import type { Wire } from "../formats/models/model-types.ts";
 import { stripHostedTools } from "./hosted-tools.ts";
 import type { RunKey } from "./keys.ts";
 import type { Caller, LedgerEntry } from "./ledger.ts";

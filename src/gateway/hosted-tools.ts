@@ -4,7 +4,7 @@
  * so they are dropped from every request. A hosted tool_search is kept only for the vendor that
  * hosts it (for any other upstream it is an unknown tool).
  */
-import type { Provider, Wire } from "../formats/model-types.ts";
+import type { Provider, Wire } from "../formats/models/model-types.ts";
 
 type Json = Record<string, unknown>;
 

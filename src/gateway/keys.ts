@@ -3,7 +3,7 @@
  * totals accumulate as calls end. Held in memory by the process that owns the runs.
  */
 import { randomBytes } from "node:crypto";
-import type { ModelConfig } from "../formats/model-types.ts";
+import type { ModelConfig } from "../formats/models/model-types.ts";
 import type { Upstream } from "./scripted/provider.ts";
 import type { Ledger } from "./ledger.ts";
 import { noUsage, type Usage } from "./usage.ts";

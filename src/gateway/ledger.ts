@@ -8,7 +8,7 @@ import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import type { Wire } from "../formats/model-types.ts";
+import type { Wire } from "../formats/models/model-types.ts";
 import type { Usage } from "./usage.ts";
 
 export type Caller = "agent" | "plugin";

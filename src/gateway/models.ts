@@ -9,9 +9,9 @@ import { LineCounter, parseDocument } from "yaml";
 import { UserError, describeCause } from "../errors.ts";
 import { checkDocument } from "../formats/check.ts";
 import type { FormatName } from "../formats/format-names.ts";
-import { formatProblem } from "../formats/model-errors.ts";
-import type { ModelScript } from "../formats/model-script.ts";
-import { type ModelConfig, providerProblems } from "../formats/model-types.ts";
+import { formatProblem } from "../formats/schema/model-errors.ts";
+import type { ModelScript } from "../formats/models/model-script.ts";
+import { type ModelConfig, providerProblems } from "../formats/models/model-types.ts";
 import { msg } from "./messages.ts";
 
 export interface LoadedModel {

@@ -1,5 +1,5 @@
 /** Error bodies shaped as each vendor's, so agents show the message and (for 400) stop. */
-import type { Wire } from "../formats/model-types.ts";
+import type { Wire } from "../formats/models/model-types.ts";
 
 const ANTHROPIC_TYPES: Record<number, string> = {
   400: "invalid_request_error",

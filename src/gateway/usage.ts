@@ -3,7 +3,7 @@
  * cache_write}, and its cost at a model's prices. The stream meter reads each wire's own usage
  * events from the bytes the client receives (spec agents-models §3.3 item 5).
  */
-import type { ModelPrice, Wire } from "../formats/model-types.ts";
+import type { ModelPrice, Wire } from "../formats/models/model-types.ts";
 
 export interface Usage {
   input: number;

@@ -7,7 +7,7 @@ import { err, out } from "../output/terminal.ts";
 import { openDataset, readYamlFile, type SourceOverride } from "./dataset.ts";
 import type { EnvelopeItem } from "./item.ts";
 import { msg } from "./messages.ts";
-import { orderedKeys } from "../formats/key-order.ts";
+import { orderedKeys } from "../formats/compat/key-order.ts";
 import { isMapping, isNumber } from "./python.ts";
 import { pythonJsonNumber } from "./run-hash.ts";
 import { fail } from "./refs.ts";

@@ -5,7 +5,7 @@
 import type { Warnings } from "./deprecations.ts";
 import { isRoleList, textSlot, toMessages } from "./dialogue.ts";
 import { msg } from "./messages.ts";
-import { keepOrder, orderedKeys } from "../formats/key-order.ts";
+import { keepOrder, orderedKeys } from "../formats/compat/key-order.ts";
 import { isMapping, pyStr, truthy } from "./python.ts";
 import { fail, type RefResolver, type Where } from "./refs.ts";
 import { checkpoint, expectations, memorySeeds, toolFixtures } from "./slots.ts";

@@ -7,7 +7,7 @@ import { msg } from "./messages.ts";
 import { isMapping, pyStr, truthy } from "./python.ts";
 import { fail } from "./refs.ts";
 import { compileTemplate, renderTemplate, TemplateError } from "./template.ts";
-import { orderedKeys, setInOrder } from "../formats/key-order.ts";
+import { orderedKeys, setInOrder } from "../formats/compat/key-order.ts";
 
 type Row = Record<string, unknown>;
 type Getter = (context: Row, where: () => string) => unknown;

@@ -5,8 +5,8 @@
  * front) records its key order under `KEY_ORDER`. Everything that prints, hashes or templates
  * values goes through python.ts, which knows these; validators get `toPlain()` copies.
  */
-import { JsonScanner } from "../formats/json-scan.ts";
-import { keepOrder, orderedKeys, orderedObject } from "../formats/key-order.ts";
+import { JsonScanner } from "../formats/compat/json-scan.ts";
+import { keepOrder, orderedKeys, orderedObject } from "../formats/compat/key-order.ts";
 
 /** A Python float whose value JS would show as an int. */
 export class PyFloat {

@@ -3,7 +3,7 @@
  * options and template values with them (`True`, `None`, `['a', 'b']`). Floats with integral values
  * and big ints arrive as PyFloat and bigint (py-values.ts), so `4.0` prints `4.0`, as in Python.
  */
-import { orderedKeys } from "../formats/key-order.ts";
+import { orderedKeys } from "../formats/compat/key-order.ts";
 import { PyFloat, pyFloatRepr } from "./py-values.ts";
 
 /** repr() of a float (`value` as a JS number), or str() of an int. */

@@ -6,7 +6,7 @@
  * Python's float repr (`4.0` stays `4.0`: such floats arrive as PyFloat, big ints as bigint).
  */
 import { createHash } from "node:crypto";
-import { compareCodePoints, pythonAsciiJsonString as jsonString } from "../formats/python-json.ts";
+import { compareCodePoints, pythonAsciiJsonString as jsonString } from "../formats/compat/python-json.ts";
 import { isNumber, pyNumber, pyStr } from "./python.ts";
 import type { PyFloat } from "./py-values.ts";
 

@@ -7,7 +7,7 @@ import type { Warnings } from "./deprecations.ts";
 import { msg } from "./messages.ts";
 import { isMapping, pyKeyList, pyStr, pyTypeName } from "./python.ts";
 import { fail, isRefObject, type RefResolver, type Where } from "./refs.ts";
-import { orderedKeys, setInOrder } from "../formats/key-order.ts";
+import { orderedKeys, setInOrder } from "../formats/compat/key-order.ts";
 
 /** A file slot: a bare string is a path, a ref object loads, anything else is inline. */
 export function fileSlot(value: unknown, refs: RefResolver, where: Where): unknown {

@@ -7,7 +7,7 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import type { Tags } from "yaml";
 import { UserError } from "../errors.ts";
-import { noConstructorMessage, unknownTag } from "../formats/yaml-tags.ts";
+import { noConstructorMessage, unknownTag } from "../formats/compat/yaml-tags.ts";
 import { fromYamlJs } from "./py-values.ts";
 
 export type PathSeg = string | number;

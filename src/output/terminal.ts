@@ -37,7 +37,7 @@ export function err(text: string): void {
 }
 
 /** Pretty JSON (2-space indent, trailing newline), the format every --json flag prints. */
-export { renderJson } from "../formats/json-text.ts";
+export { renderJson } from "../formats/compat/json-text.ts";
 
 /**
  * An aligned plain-text table: a header row, then one row per item, columns separated by two

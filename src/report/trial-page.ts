@@ -5,7 +5,7 @@
  * links, capped) and HTML-escaped.
  */
 import { join, normalize } from "node:path";
-import { ORACLE_REVIEW, VERDICTS } from "../formats/oracle-review.ts";
+import { ORACLE_REVIEW, VERDICTS } from "../formats/run/oracle-review.ts";
 import { readCapped, REVIEW_MAX_BYTES } from "../results/load.ts";
 
 const LOG_MAX = 256 * 1024;

@@ -7,7 +7,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
-import { ORACLE_REVIEW, VERDICTS, type Verdict, verdictAgrees } from "../formats/oracle-review.ts";
+import { ORACLE_REVIEW, VERDICTS, type Verdict, verdictAgrees } from "../formats/run/oracle-review.ts";
 import type { JobFile } from "../jobs/plan.ts";
 import { latestByTrial } from "../jobs/rules.ts";
 import { JOBS_DIR, readJobFile, readTrials, type TrialRecord } from "../jobs/store.ts";

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { AGENT_DRIVER, DIALOG_FILE, type DialogEntry } from "../contract/agent.ts";
-import type { AgentRecord } from "../formats/summary.ts";
+import type { AgentRecord } from "../formats/run/summary.ts";
 import type { Agent } from "./agents.ts";
 import { readRunFile, readRunFileTail } from "./safe-read.ts";
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { ARCHIVE_MOUNT, ENTRYPOINT, REFERENCE_MOUNT, RESULTS_MOUNT } from "../contract/paths.ts";
 import { MODEL_DIR } from "../contract/model.ts";
 import type { Docker } from "./docker.ts";
-import type { Resources } from "../formats/summary.ts";
+import type { Resources } from "../formats/run/summary.ts";
 
 /**
  * The only capabilities the entrypoint keeps (docs/container-contract.md §10): hand the results

@@ -7,7 +7,7 @@ import { existsSync, statfsSync } from "node:fs";
 import { UserError } from "../errors.ts";
 import type { Docker } from "./docker.ts";
 import { msg } from "./messages.ts";
-import type { Resources } from "../formats/summary.ts";
+import type { Resources } from "../formats/run/summary.ts";
 
 export interface EngineFacts {
   cpus: number;

@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { UserError, usageError } from "../errors.ts";
-import type { Resources } from "../formats/summary.ts";
+import type { Resources } from "../formats/run/summary.ts";
 import { isAgentPath } from "./agents.ts";
 import { BACKENDS, type BackendName } from "./backend.ts";
 import { msg } from "./messages.ts";

@@ -9,7 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { loadPlugins as loadEntrypointPlugins } from "../contract/plugins-file.ts";
 import { UserError } from "../errors.ts";
-import { type PluginEntry, selectPlugins as select } from "../formats/plugins.ts";
+import { type PluginEntry, selectPlugins as select } from "../formats/run/plugins.ts";
 import { msg } from "./messages.ts";
 
 export type { PluginEntry };

@@ -4,9 +4,9 @@
  */
 import { join } from "node:path";
 import { describeCause } from "../errors.ts";
-import { PLUGIN_REPORT } from "../formats/plugins.ts";
-import { deriveStatus, emptyVerdicts } from "../formats/result.ts";
-import { type AgentRecord, type ContainerRecord, type DiskUsage, type PatchResult, type Provenance, type PluginResult, type RunConfig, type RuntimeResult, type Summary, TOOL_CALLS, type TokenCounts } from "../formats/summary.ts";
+import { PLUGIN_REPORT } from "../formats/run/plugins.ts";
+import { deriveStatus, emptyVerdicts } from "../formats/run/result.ts";
+import { type AgentRecord, type ContainerRecord, type DiskUsage, type PatchResult, type Provenance, type PluginResult, type RunConfig, type RuntimeResult, type Summary, TOOL_CALLS, type TokenCounts } from "../formats/run/summary.ts";
 import { msg } from "./messages.ts";
 import { writeJsonAtomic } from "./results.ts";
 import { contradictions } from "./result-checks.ts";

@@ -4,7 +4,7 @@
  * patched tree passed, and each verdict equal to what its checks say. A contradiction is an error
  * of the run, never a pass. (A `failed` needs no backing: failing is never what an attacker wants.)
  */
-import { deriveStatus, type CheckRecord, type PatchResult } from "../formats/result.ts";
+import { deriveStatus, type CheckRecord, type PatchResult } from "../formats/run/result.ts";
 
 const label = (c: CheckRecord) => (c.check === "poc" && c.poc ? `poc ${c.poc}` : String(c.check));
 

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
-import type { ManifestTask, TaskMetadata } from "../formats/manifest-types.ts";
+import type { ManifestTask, TaskMetadata } from "../formats/manifest/manifest-types.ts";
 import { DATASET_FILE, DEFAULT_ARCH } from "../formats/patterns.ts";
 import { type CaseSource, localCaseTag } from "./case-image.ts";
 import { cacheDir } from "./content-hash.ts";
@@ -51,7 +51,7 @@ export async function loadTaskConfig(folder: string, id: string): Promise<TaskMe
     const read = readYamlFile(file);
     if (!read.ok) throw new UserError(`${file}: ${read.cause}`);
     const { checkDocument } = await import("../formats/check.ts");
-    const { formatProblem } = await import("../formats/model-errors.ts");
+    const { formatProblem } = await import("../formats/schema/model-errors.ts");
     const { problemLine } = await import("../formats/parse-json-format.ts");
     const checked = checkDocument<TaskMetadata>("task", read.data, read.nonStringKeys);
     if (!checked.ok) throw new UserError(`${file}: ${problemLine(checked.problems.map(formatProblem))}`);

@@ -10,7 +10,7 @@ import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, rea
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
-import { checkUpstreamSources, type PinnedFile } from "../formats/upstream-sources-check.ts";
+import { checkUpstreamSources, type PinnedFile } from "../formats/upstream-sources/upstream-sources-check.ts";
 import { msg } from "./messages.ts";
 
 export const SOURCES_FILE = join("upstream", "sources.yaml");
@@ -40,7 +40,7 @@ export async function readPinnedSources(folder: string): Promise<PinnedSources |
   return checkPinnedSources(file, read.data);
 }
 
-/** The checked form of a parsed sources.yaml (the format: src/formats/upstream-sources-check.ts); its first problem otherwise. */
+/** The checked form of a parsed sources.yaml (the format: src/formats/upstream-sources/upstream-sources-check.ts); its first problem otherwise. */
 export function checkPinnedSources(file: string, data: unknown): PinnedSources {
   const checked = checkUpstreamSources(data);
   if (!checked.ok) throw new UserError(msg.sourcesInvalid(file, checked.problems[0] as string));

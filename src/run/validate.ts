@@ -5,7 +5,7 @@
 import { arch as hostArch } from "node:os";
 import { DEFAULT_REGISTRY, normaliseRegistry } from "../catalog/image-refs.ts";
 import { UserError } from "../errors.ts";
-import type { TaskMetadata } from "../formats/manifest-types.ts";
+import type { TaskMetadata } from "../formats/manifest/manifest-types.ts";
 import type { LoadedModel } from "../gateway/models.ts";
 import { type Agent, agentUsesModel, loadAgent, PATCH_AGENT } from "./agents.ts";
 import type { Home } from "./home.ts";

@@ -3,7 +3,7 @@
  * check that passed in some repetitions and not in others is a flaky PoC or test, reported per
  * check with the repetitions on each side. Pure: verify.ts runs the repetitions.
  */
-import type { CheckRecord } from "../formats/result.ts";
+import type { CheckRecord } from "../formats/run/result.ts";
 import { msg } from "./messages.ts";
 
 /** What one check did in one repetition: the check record's status, or `not run`. */

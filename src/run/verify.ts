@@ -7,8 +7,8 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
-import type { TaskMetadata } from "../formats/manifest-types.ts";
-import type { PatchResult, Summary } from "../formats/summary.ts";
+import type { TaskMetadata } from "../formats/manifest/manifest-types.ts";
+import type { PatchResult, Summary } from "../formats/run/summary.ts";
 import type { Docker } from "./docker.ts";
 import type { Home } from "./home.ts";
 import { auditCaseImage } from "./image-audit.ts";

@@ -2,7 +2,7 @@
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ARCHIVE_MOUNT, RESULTS_MOUNT } from "../contract/paths.ts";
-import { pythonJson } from "../formats/json-compat.ts";
+import { pythonJson } from "../formats/compat/json-compat.ts";
 import { writeAtomic } from "./fs-util.ts";
 import { writeOut } from "./write-out.ts";
 

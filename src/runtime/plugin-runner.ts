@@ -6,8 +6,8 @@
  */
 import { chownSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { goJson } from "../formats/json-compat.ts";
-import { type Hook, PLUGIN_REPORT, type PluginEntry } from "../formats/plugins.ts";
+import { goJson } from "../formats/compat/json-compat.ts";
+import { type Hook, PLUGIN_REPORT, type PluginEntry } from "../formats/run/plugins.ts";
 import { childEnv, LLM_VARS } from "./privilege/child-env.ts";
 import { writeAtomic } from "./fs-util.ts";
 import { log } from "./log.ts";

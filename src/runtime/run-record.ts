@@ -7,7 +7,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { constants } from "node:os";
-import { type CheckRecord, notGraded, type PatchResult, renderResult, type RuntimeResult } from "../formats/result.ts";
+import { type CheckRecord, notGraded, type PatchResult, renderResult, type RuntimeResult } from "../formats/run/result.ts";
 import { boundArchive } from "./archive-bound.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { handBackTree, writeAtomic } from "./fs-util.ts";

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ManifestTask } from "../../src/formats/manifest-types.ts";
+import { type ManifestTask } from "../../src/formats/manifest/manifest-types.ts";
 import { repoRoot, tempDir } from "../helpers/cli.ts";
 import { decodePng, inkShare, type Png } from "../helpers/png.ts";
 import { demoManifest, writeCatalogFiles } from "./fixtures.ts";

@@ -1,8 +1,8 @@
 /** The built-in manifest is trusted at run time (JSON.parse only), so it is validated here. */
 import { expect, test } from "bun:test";
 import { embeddedCatalog, embeddedLockText, embeddedManifestText } from "../../src/catalog/embedded.ts";
-import { parseImagesLock } from "../../src/formats/images-lock.ts";
-import { parseManifest } from "../../src/formats/manifest.ts";
+import { parseImagesLock } from "../../src/formats/manifest/images-lock.ts";
+import { parseManifest } from "../../src/formats/manifest/manifest.ts";
 import { repoRoot } from "../helpers/cli.ts";
 
 test("the embedded manifest and lock are the committed bytes and valid for the real models", async () => {

@@ -3,7 +3,7 @@
  * stale, one absent from the lock), with the awkward bits a JSON encoder can get wrong.
  */
 import { filesDigest } from "../../src/dataset/files-digest.ts";
-import type { ImagesLock, Manifest, ManifestTask, TaskMetadata } from "../../src/formats/manifest-types.ts";
+import type { ImagesLock, Manifest, ManifestTask, TaskMetadata } from "../../src/formats/manifest/manifest-types.ts";
 
 function metadata(id: string, project: string): TaskMetadata {
   return {
@@ -78,8 +78,8 @@ export async function writeCatalogFiles(
   dir: string,
   options: { lock?: ImagesLock | string | null; manifest?: Manifest | string } = {},
 ): Promise<{ manifestPath: string; lockPath: string }> {
-  const { renderManifest } = await import("../../src/formats/manifest.ts");
-  const { renderImagesLock } = await import("../../src/formats/images-lock.ts");
+  const { renderManifest } = await import("../../src/formats/manifest/manifest.ts");
+  const { renderImagesLock } = await import("../../src/formats/manifest/images-lock.ts");
   const manifestPath = `${dir}/manifest.json`;
   const lockPath = `${dir}/images.lock.json`;
   const manifest = options.manifest ?? demoManifest();

@@ -3,7 +3,7 @@ import { createCatalogApp } from "../../src/catalog/app.ts";
 import { streamLocalCatalog } from "../../src/catalog/local-listing.ts";
 import { bytesSource, scanManifest } from "../../src/catalog/manifest-stream.ts";
 import { listTasks } from "../../src/catalog/task-listing.ts";
-import { renderManifest } from "../../src/formats/manifest.ts";
+import { renderManifest } from "../../src/formats/manifest/manifest.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { demoLock, demoManifest, writeCatalogFiles } from "./fixtures.ts";
 

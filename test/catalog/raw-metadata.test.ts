@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseManifest } from "../../src/formats/manifest.ts";
+import { parseManifest } from "../../src/formats/manifest/manifest.ts";
 import { metadataTexts } from "../../src/catalog/raw-metadata.ts";
-import { compactJson as compact } from "../../src/formats/json-scan.ts";
+import { compactJson as compact } from "../../src/formats/compat/json-scan.ts";
 
 describe("metadata as written (Go's json.RawMessage, compacted)", () => {
   test("each task's metadata text in file order: escapes, key order and repeated keys kept", () => {

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { readReportTexts, REPORT_LIMIT_BYTES } from "../../src/catalog/report-texts.ts";
-import type { ManifestTask } from "../../src/formats/manifest-types.ts";
+import type { ManifestTask } from "../../src/formats/manifest/manifest-types.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { demoManifest } from "./fixtures.ts";
 

@@ -37,7 +37,7 @@ describe("ssebench tasks list", () => {
   test("with no catalog: the built-in demo dataset, as an aligned table, from any folder", async () => {
     const r = await ssebench(["tasks", "list"], { cwd: "/" });
     expect(r.exitCode).toBe(0);
-    const { parseManifest } = await import("../../src/formats/manifest.ts");
+    const { parseManifest } = await import("../../src/formats/manifest/manifest.ts");
     const demo = await parseManifest(await Bun.file(`${repoRoot}/datasets/demo/manifest.json`).text(), "demo");
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^ID {2,}LANGUAGE {2}PROJECT {2,}TYPE$/);
@@ -74,7 +74,7 @@ describe("ssebench tasks list", () => {
 });
 
   test("--catalog debian and --catalog demo: the built-in datasets by name, from a folder with no checkout", async () => {
-    const { parseManifest } = await import("../../src/formats/manifest.ts");
+    const { parseManifest } = await import("../../src/formats/manifest/manifest.ts");
     for (const name of ["debian", "demo"]) {
       const r = await ssebench(["tasks", "list", "--catalog", name, "--json"], { cwd: "/" });
       expect(r.exitCode).toBe(0);

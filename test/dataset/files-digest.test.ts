@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalFilesJson, filesDigest } from "../../src/dataset/files-digest.ts";
-import { compareCodePoints, sortByCodePoint } from "../../src/formats/python-json.ts";
+import { compareCodePoints, sortByCodePoint } from "../../src/formats/compat/python-json.ts";
 
 // Vectors computed with CPython 3.11's json.dumps(sort_keys=True, separators=(",", ":")).
 const escapeHeavy: Record<string, string> = {

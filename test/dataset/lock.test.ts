@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { runLock } from "../../src/dataset/lock-command.ts";
 import { runManifest } from "../../src/dataset/manifest-command.ts";
 import { filesDigest } from "../../src/dataset/files-digest.ts";
-import { renderPublicationRecord } from "../../src/formats/images-lock.ts";
+import { renderPublicationRecord } from "../../src/formats/manifest/images-lock.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { writeDataset, writeTask } from "./fixture.ts";
 

@@ -4,8 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deriveChecks } from "../../src/dataset/build-manifest.ts";
 import { runManifest } from "../../src/dataset/manifest-command.ts";
-import { parseManifest, renderManifest } from "../../src/formats/manifest.ts";
-import type { TaskFiles, TaskScripts } from "../../src/formats/manifest-types.ts";
+import { parseManifest, renderManifest } from "../../src/formats/manifest/manifest.ts";
+import type { TaskFiles, TaskScripts } from "../../src/formats/manifest/manifest-types.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { goodConfig, writeDataset, writeTask } from "./fixture.ts";
 

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Summary } from "../../src/formats/summary.ts";
+import type { Summary } from "../../src/formats/run/summary.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
 import { DEMO_TASK, demoDir, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";
 

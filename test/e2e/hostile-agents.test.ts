@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Summary } from "../../src/formats/summary.ts";
+import type { Summary } from "../../src/formats/run/summary.ts";
 import { msg } from "../../src/run/messages.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
 import { DEMO_TASK, demoDir, E2E, homeWithAgents, hostileAgentsDir, readJson, SKIP_REASON } from "./helpers.ts";

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import type { Summary } from "../../src/formats/summary.ts";
+import type { Summary } from "../../src/formats/run/summary.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
 import { DEMO_TASK, demoDir, docker, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";

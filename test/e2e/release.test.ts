@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Summary } from "../../src/formats/summary.ts";
+import type { Summary } from "../../src/formats/run/summary.ts";
 import { VERSION } from "../../src/version.ts";
 import { repoRoot, runBinary, tempDir } from "../helpers/cli.ts";
 import { DEMO_TASK, E2E, readJson, SKIP_REASON } from "./helpers.ts";

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Summary } from "../../src/formats/summary.ts";
+import type { Summary } from "../../src/formats/run/summary.ts";
 import { ENTRYPOINT } from "../../src/contract/paths.ts";
 import { bindMount, CAPABILITIES } from "../../src/run/container.ts";
 import { startResultsReceiver } from "../../src/run/upload/receiver.ts";

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { Summary } from "../../src/formats/summary.ts";
+import type { Summary } from "../../src/formats/run/summary.ts";
 import type { JobFile } from "../../src/jobs/plan.ts";
 import { readTrials } from "../../src/jobs/store.ts";
 import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { Summary } from "../../src/formats/summary.ts";
+import type { Summary } from "../../src/formats/run/summary.ts";
 import { DockerCli } from "../../src/run/docker.ts";
 import { findHome } from "../../src/run/home.ts";
 import { ensureLayer } from "../../src/run/layers.ts";

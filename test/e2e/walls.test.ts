@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Summary } from "../../src/formats/summary.ts";
+import type { Summary } from "../../src/formats/run/summary.ts";
 import { entrypointBin, ssebench, tempDir } from "../helpers/cli.ts";
 import { dropUsers, ensureUsers, newRun, runEntrypoint, shAgent } from "../runtime/harness.ts";
 import { DEMO_TASK, demoDir, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { parseImagesLock, parsePublicationRecord, renderImagesLock, renderPublicationRecord } from "../../src/formats/images-lock.ts";
-import { formatLoc } from "../../src/formats/model-errors.ts";
-import { parseManifest, renderManifest } from "../../src/formats/manifest.ts";
-import { modelStrip, pythonStrip, stripStrings } from "../../src/formats/strip.ts";
+import { parseImagesLock, parsePublicationRecord, renderImagesLock, renderPublicationRecord } from "../../src/formats/manifest/images-lock.ts";
+import { formatLoc } from "../../src/formats/schema/model-errors.ts";
+import { parseManifest, renderManifest } from "../../src/formats/manifest/manifest.ts";
+import { modelStrip, pythonStrip, stripStrings } from "../../src/formats/compat/strip.ts";
 
 const metadata = {
   id: "t",

@@ -11,7 +11,7 @@ import { Gateway } from "../../src/gateway/server.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET } from "../../src/contract/model.ts";
 import { openModelAccess } from "../../src/runtime/model-access.ts";
 import { tempDir } from "../helpers/cli.ts";
-import type { ModelConfig } from "../../src/formats/model-types.ts";
+import type { ModelConfig } from "../../src/formats/models/model-types.ts";
 import { post, PRICE, requestBody } from "./support.ts";
 
 setDefaultTimeout(60_000);

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { ModelConfig } from "../../src/formats/model-types.ts";
+import type { ModelConfig } from "../../src/formats/models/model-types.ts";
 import { msg } from "../../src/gateway/messages.ts";
 import { type ScriptedStats, scriptedUpstream, serveScripted } from "../../src/gateway/scripted/provider.ts";
 import { post, PRICE, requestBody, SCRIPT, scriptedModel, startGateway } from "./support.ts";

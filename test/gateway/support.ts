@@ -1,8 +1,8 @@
 /** A gateway on 127.0.0.1 in front of a scripted model, with its ledger in a temp folder. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ModelConfig, Wire } from "../../src/formats/model-types.ts";
-import type { ModelScript } from "../../src/formats/model-script.ts";
+import type { ModelConfig, Wire } from "../../src/formats/models/model-types.ts";
+import type { ModelScript } from "../../src/formats/models/model-script.ts";
 import type { ServedModel } from "../../src/gateway/keys.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { type ScriptedStats, scriptedUpstream } from "../../src/gateway/scripted/provider.ts";

@@ -1,6 +1,6 @@
 /** The stream meter reads each wire's usage events whatever the chunking (lines split anywhere, CRLF). */
 import { describe, expect, test } from "bun:test";
-import type { Wire } from "../../src/formats/model-types.ts";
+import type { Wire } from "../../src/formats/models/model-types.ts";
 import { scriptedUpstream } from "../../src/gateway/scripted/provider.ts";
 import { costOf, StreamMeter } from "../../src/gateway/usage.ts";
 import { PRICE, requestBody, SCRIPT, USAGE } from "./support.ts";

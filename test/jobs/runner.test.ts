@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import type { Summary } from "../../src/formats/summary.ts";
+import type { Summary } from "../../src/formats/run/summary.ts";
 import { VERSION } from "../../src/version.ts";
 import { join } from "node:path";
 import type { JobFile, TrialSpec } from "../../src/jobs/plan.ts";

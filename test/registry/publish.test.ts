@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { manifestOrFailure } from "../../src/dataset/manifest-command.ts";
-import type { Manifest } from "../../src/formats/manifest-types.ts";
+import type { Manifest } from "../../src/formats/manifest/manifest-types.ts";
 import type { Docker } from "../../src/run/docker.ts";
 import { memoryReporter } from "../../src/run/reporter.ts";
 import { registryMsg as m } from "../../src/registry/messages.ts";

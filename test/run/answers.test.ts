@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { messages as catalogMsg } from "../../src/catalog/messages.ts";
-import type { Summary } from "../../src/formats/summary.ts";
+import type { Summary } from "../../src/formats/run/summary.ts";
 import { closeNames, didYouMean } from "../../src/output/close-names.ts";
 import { msg } from "../../src/run/messages.ts";
 import { summaryLines } from "../../src/run/record.ts";

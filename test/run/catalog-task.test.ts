@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { filesDigest } from "../../src/dataset/files-digest.ts";
-import type { Manifest } from "../../src/formats/manifest-types.ts";
+import type { Manifest } from "../../src/formats/manifest/manifest-types.ts";
 import type { Home } from "../../src/run/home.ts";
 import { parseRunOptions } from "../../src/run/options.ts";
 import { runTask } from "../../src/run/orchestrate.ts";

@@ -2,8 +2,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { emptyVerdicts } from "../../src/formats/result.ts";
-import type { RunConfig } from "../../src/formats/summary.ts";
+import { emptyVerdicts } from "../../src/formats/run/result.ts";
+import type { RunConfig } from "../../src/formats/run/summary.ts";
 import { msg } from "../../src/run/messages.ts";
 import { type ContainerResult, judgeResult, recordRun } from "../../src/run/record.ts";
 import { tempDir } from "../helpers/cli.ts";

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { msg } from "../../src/run/messages.ts";
-import { emptyVerdicts } from "../../src/formats/result.ts";
+import { emptyVerdicts } from "../../src/formats/run/result.ts";
 import { judgeResult, readContainerResult, readPluginResults } from "../../src/run/record.ts";
 import { readRunFile } from "../../src/run/safe-read.ts";
 import { createRunDir, newRunId } from "../../src/run/results.ts";

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DockerCallOptions, DockerResult } from "../../src/run/docker.ts";
-import type { CheckRecord } from "../../src/formats/result.ts";
+import type { CheckRecord } from "../../src/formats/run/result.ts";
 import { checkOutcomes, describeDisagreement, findDisagreements, mergeRepetitionFailures } from "../../src/run/verify-repeat.ts";
 import { type TaskVerdict, verdictRow, verifyTasks } from "../../src/run/verify.ts";
 import { demoDir } from "../e2e/helpers.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { PatchResult } from "../../src/formats/summary.ts";
+import type { PatchResult } from "../../src/formats/run/summary.ts";
 import { dummyFailures, referenceFailures } from "../../src/run/verify.ts";
 
 const p = (over: Partial<PatchResult>): PatchResult => ({

@@ -2,10 +2,10 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkSchemaSubset, selectPlugins, validateAgainst } from "../../src/formats/plugins.ts";
-import { deriveStatus, emptyVerdicts, notGraded, renderResult } from "../../src/formats/result.ts";
+import { checkSchemaSubset, selectPlugins, validateAgainst } from "../../src/formats/run/plugins.ts";
+import { deriveStatus, emptyVerdicts, notGraded, renderResult } from "../../src/formats/run/result.ts";
 import { identityProblem } from "../../src/runtime/privilege/processes.ts";
-import { goJson, pythonJson } from "../../src/formats/json-compat.ts";
+import { goJson, pythonJson } from "../../src/formats/compat/json-compat.ts";
 import { repoRoot } from "../helpers/cli.ts";
 
 const schema = JSON.parse(readFileSync(join(repoRoot, "runtime/plugins/schema.json"), "utf8"));

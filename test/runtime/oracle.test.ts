@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Wire } from "../../src/formats/model-types.ts";
-import { ORACLE_REVIEW } from "../../src/formats/oracle-review.ts";
+import type { Wire } from "../../src/formats/models/model-types.ts";
+import { ORACLE_REVIEW } from "../../src/formats/run/oracle-review.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { Gateway } from "../../src/gateway/server.ts";
 import { costOf } from "../../src/gateway/usage.ts";

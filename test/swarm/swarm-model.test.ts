@@ -11,7 +11,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Summary } from "../../src/formats/summary.ts";
+import type { Summary } from "../../src/formats/run/summary.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { trialNames } from "../../src/run/swarm-service.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";

@@ -5,8 +5,8 @@
  * namespace tool (codex's MCP tools). A request offering no tools gets the script's `no_tools` text.
  */
 import { randomBytes } from "node:crypto";
-import type { Wire } from "../../formats/model-types.ts";
-import type { ModelScript, ScriptUsage } from "../../formats/model-script.ts";
+import type { Wire } from "../../formats/models/model-types.ts";
+import type { ModelScript, ScriptUsage } from "../../formats/models/model-script.ts";
 
 type Json = Record<string, unknown>;
 const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v.filter((x) => x && typeof x === "object") as Json[]) : []);

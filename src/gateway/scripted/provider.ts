@@ -5,8 +5,8 @@
  * socket (benchmarks, and tests of forwarding to a real HTTP upstream). A stream makes its events
  * only as the reader pulls them, so a reader that cancels stops it at once.
  */
-import type { Wire } from "../../formats/model-types.ts";
-import type { ModelScript } from "../../formats/model-script.ts";
+import type { Wire } from "../../formats/models/model-types.ts";
+import type { ModelScript } from "../../formats/models/model-script.ts";
 import { decide } from "./decide.ts";
 import { anthropicBody, anthropicEvents, chatBody, chatEvents, responsesBody, responsesEvents, type WireEvent } from "./wires.ts";
 

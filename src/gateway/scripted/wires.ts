@@ -2,7 +2,7 @@
  * The scripted model's answers on each wire: the non-streamed JSON body and the streamed events in
  * the order the real APIs send them (spec agents-models §4.2).
  */
-import type { ScriptUsage } from "../../formats/model-script.ts";
+import type { ScriptUsage } from "../../formats/models/model-script.ts";
 import { type Answer, newId } from "./decide.ts";
 
 type Json = Record<string, unknown>;

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { CheckName, CheckRecord, SetAside } from "../../formats/result.ts";
+import type { CheckName, CheckRecord, SetAside } from "../../formats/run/result.ts";
 import { childEnv } from "../privilege/child-env.ts";
 import { log } from "../log.ts";
 import { msg } from "../messages.ts";

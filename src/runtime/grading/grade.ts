@@ -4,7 +4,7 @@
  * or a missing script is reported as such (error_type), never as the agent's failure.
  */
 import { join } from "node:path";
-import { type CheckRecord, deriveStatus, emptyVerdicts, failedByAgent, type FailureType, notGraded, type PatchResult, type Verdicts } from "../../formats/result.ts";
+import { type CheckRecord, deriveStatus, emptyVerdicts, failedByAgent, type FailureType, notGraded, type PatchResult, type Verdicts } from "../../formats/run/result.ts";
 import { AgentResources, ApplyFailed, Checks, GradingTimeout, type ScriptRun, type Tree } from "./checks.ts";
 import { log } from "../log.ts";
 import { msg } from "../messages.ts";

@@ -6,7 +6,7 @@
  * agent's change did to the files they touch (an agent's own regression test never breaks them).
  */
 import { dirname } from "node:path";
-import type { SetAside } from "../../formats/result.ts";
+import type { SetAside } from "../../formats/run/result.ts";
 import { capture } from "../privilege/processes.ts";
 
 const BUILD_NAMES = new Set([

@@ -6,7 +6,7 @@
  */
 import { chmodSync, chownSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import type { CheckName } from "../../formats/result.ts";
+import type { CheckName } from "../../formats/run/result.ts";
 import { log } from "../log.ts";
 import type { TaskConfig } from "../task.ts";
 import type { Account } from "../privilege/users.ts";

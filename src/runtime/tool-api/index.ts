@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { UserError } from "../../errors.ts";
-import { TOOL_CALLS } from "../../formats/summary.ts";
+import { TOOL_CALLS } from "../../formats/run/summary.ts";
 import { clearLeftovers, SHARED_TMP } from "../privilege/lockdown.ts";
 import type { Prepared } from "../grading/prepare.ts";
 import type { TaskConfig } from "../task.ts";

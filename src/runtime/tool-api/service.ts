@@ -6,7 +6,7 @@
  */
 import { mkdirSync, openSync, readSync, closeSync, fstatSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CheckRecord } from "../../formats/result.ts";
+import type { CheckRecord } from "../../formats/run/result.ts";
 import { type Change, captureChange } from "../grading/change.ts";
 import { AgentResources, ApplyFailed, Checks, ChecksAborted, type ScriptRun, type Tree } from "../grading/checks.ts";
 import { log } from "../log.ts";

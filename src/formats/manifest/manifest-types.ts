@@ -3,7 +3,7 @@
  * the embedded manifest) can use them without paying for the validator. The arktype models in
  * *-model.ts files check values against these shapes; typecheck keeps the two in step.
  */
-import type { ARCHES, CHECKS, LANGUAGES, ORIGINALITIES } from "./patterns.ts";
+import type { ARCHES, CHECKS, LANGUAGES, ORIGINALITIES } from "../patterns.ts";
 
 export type Language = (typeof LANGUAGES)[number];
 export type Originality = (typeof ORIGINALITIES)[number];

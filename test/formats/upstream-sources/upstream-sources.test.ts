@@ -8,12 +8,12 @@ import { describe, expect, test } from "bun:test";
 import { type } from "arktype";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { validators } from "../../src/formats/compiled-validators.js";
-import { readYamlFile } from "../../src/dataset/yaml-file.ts";
-import { upstreamSourcesModel } from "../../src/formats/upstream-sources.ts";
-import { checkUpstreamSources } from "../../src/formats/upstream-sources-check.ts";
+import { validators } from "../../../src/formats/compiled-validators.js";
+import { readYamlFile } from "../../../src/dataset/yaml-file.ts";
+import { upstreamSourcesModel } from "../../../src/formats/upstream-sources/upstream-sources.ts";
+import { checkUpstreamSources } from "../../../src/formats/upstream-sources/upstream-sources-check.ts";
 
-const repo = join(import.meta.dir, "../..");
+const repo = join(import.meta.dir, "../../..");
 const debian = join(repo, "datasets", "debian");
 const sha = "a".repeat(64);
 const file = (url: string, sha256 = sha) => ({ url, sha256 });
@@ -62,7 +62,7 @@ describe("upstream/sources.yaml", () => {
   test("a valid file is checked without loading arktype (a bad one loads it)", () => {
     const loads = (doc: unknown) => {
       const script = `
-        const { checkUpstreamSources } = await import(${JSON.stringify(join(repo, "src/formats/upstream-sources-check.ts"))});
+        const { checkUpstreamSources } = await import(${JSON.stringify(join(repo, "src/formats/upstream-sources/upstream-sources-check.ts"))});
         const r = checkUpstreamSources(${JSON.stringify(doc)});
         console.log(JSON.stringify({ ok: r.ok, arktype: Object.keys(require.cache).some((k) => k.includes("/node_modules/arktype/")) }));`;
       const run = Bun.spawnSync([process.execPath, "-e", script], { cwd: repo, stdout: "pipe", stderr: "pipe" });

@@ -2,10 +2,10 @@
  * Reading and writing `manifest.json`. Types come from manifest-types.ts (no arktype); the
  * validator is loaded only when a manifest is parsed.
  */
-import { renderJson } from "./json-text.ts";
+import { renderJson } from "../compat/json-text.ts";
 import type { Manifest } from "./manifest-types.ts";
-import { UserError } from "../errors.ts";
-import { parseJsonFormat, problemLine } from "./parse-json-format.ts";
+import { UserError } from "../../errors.ts";
+import { parseJsonFormat, problemLine } from "../parse-json-format.ts";
 
 export type { Manifest, ManifestTask, TaskMetadata } from "./manifest-types.ts";
 export { renderJson };

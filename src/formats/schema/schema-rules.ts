@@ -1,6 +1,6 @@
 /**
  * Rules of the task config that arktype cannot export to JSON Schema, written as the schema
- * fragment the reference exports. The model enforces the same rule with a narrow (task-config.ts);
+ * fragment the reference exports. The model enforces the same rule with a narrow (task/task-config.ts);
  * test/formats/schema-equivalence.test.ts checks that both reject the same configs.
  */
 export const AT_LEAST_ONE_ANY_OF = [

@@ -5,7 +5,7 @@
  * loading arktype; the model names the problems of any other. What JSON Schema cannot say (the
  * file name a URL gives, two files of one name) is checked here.
  */
-import { validators } from "./compiled-validators.js";
+import { validators } from "../compiled-validators.js";
 import { SOURCES_RULES } from "./upstream-sources-rules.ts";
 
 // A file name dpkg-source would accept, and nothing that could climb out of upstream/.

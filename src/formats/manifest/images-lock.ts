@@ -2,10 +2,10 @@
  * Reading and writing `images.lock.json` (spec §4.1). Types come from manifest-types.ts (no
  * arktype); the validator is loaded only when a lock is parsed.
  */
-import { sortByCodePoint } from "./python-json.ts";
-import { renderJson } from "./json-text.ts";
+import { sortByCodePoint } from "../compat/python-json.ts";
+import { renderJson } from "../compat/json-text.ts";
 import type { ImagesLock, PublicationRecord } from "./manifest-types.ts";
-import { parseJsonFormat } from "./parse-json-format.ts";
+import { parseJsonFormat } from "../parse-json-format.ts";
 
 export type { ImagesLock, LockedImage, PublicationRecord } from "./manifest-types.ts";
 

@@ -2,7 +2,7 @@
  * arktype models of `manifest.json` (spec §2.1) and `images.lock.json` (§4.1) plus the publication
  * record that `dataset publish` writes (§4.2). Loaded lazily: importing arktype costs ~100 ms.
  */
-import "./ark-setup.ts";
+import "../schema/ark-setup.ts";
 import { type } from "arktype";
 import {
   ARCHES,
@@ -13,10 +13,10 @@ import {
   TASK_ID_MAX_LENGTH,
   TASK_ID_PATTERN,
   VERSION_PATTERN,
-} from "./patterns.ts";
+} from "../patterns.ts";
 import type { ImagesLock, Manifest, PublicationRecord, TaskMetadata } from "./manifest-types.ts";
-import type { ModelInfo } from "./model-info.ts";
-import { taskConfigModel } from "./task-config.ts";
+import type { ModelInfo } from "../schema/model-info.ts";
+import { taskConfigModel } from "../task/task-config.ts";
 
 const taskId = type(new RegExp(TASK_ID_PATTERN)).and(`string <= ${TASK_ID_MAX_LENGTH}`);
 const datasetName = type(new RegExp(TASK_ID_PATTERN));

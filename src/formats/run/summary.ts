@@ -1,7 +1,7 @@
 /**
  * `summary.json`, which `ssebench run` writes beside `result.json` in every run folder (spec
  * runtime-run §4.7), plus this build's resource limits, container state and interruption.
- * `patch_result` and `runtime_result` are result.json's (formats/result.ts). Compact JSON, keys in
+ * `patch_result` and `runtime_result` are result.json's (formats/run/result.ts). Compact JSON, keys in
  * the order below. No I/O here.
  */
 import type { PatchResult, RuntimeResult } from "./result.ts";

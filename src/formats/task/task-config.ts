@@ -1,14 +1,14 @@
 /**
  * arktype model of a task's `sse/config.yaml` (spec §0.1, reference model `TaskMetadata`). The
  * validator and the exported JSON Schema both come from here. Two rules live outside arktype and
- * are applied around it (see validate-model.ts and json-schema.ts): strings are stripped before the
+ * are applied around it (see validate-model.ts and schema/json-schema.ts): strings are stripped before the
  * checks, and task_description needs at least one set field (a narrow here, an anyOf in the schema).
  */
-import "./ark-setup.ts";
+import "../schema/ark-setup.ts";
 import { type } from "arktype";
-import { LANGUAGES, ORIGINALITIES, TASK_ID_MAX_LENGTH, TASK_ID_PATTERN } from "./patterns.ts";
-import type { ModelInfo } from "./model-info.ts";
-import { AT_LEAST_ONE_MESSAGE } from "./schema-rules.ts";
+import { LANGUAGES, ORIGINALITIES, TASK_ID_MAX_LENGTH, TASK_ID_PATTERN } from "../patterns.ts";
+import type { ModelInfo } from "../schema/model-info.ts";
+import { AT_LEAST_ONE_MESSAGE } from "../schema/schema-rules.ts";
 
 
 

@@ -3,9 +3,9 @@
  * with, picked by the number of tool results in the request and the tools it offers. The exported
  * JSON Schema is `model-script.schema.json`.
  */
-import "./ark-setup.ts";
+import "../schema/ark-setup.ts";
 import { type } from "arktype";
-import type { ModelInfo } from "./model-info.ts";
+import type { ModelInfo } from "../schema/model-info.ts";
 
 const count = (what: string) => type("number.integer >= 0").describe(what);
 

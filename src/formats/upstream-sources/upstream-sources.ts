@@ -5,9 +5,9 @@
  * module loads only for a file that validator refuses, to name its problems in the rules' words
  * (upstream-sources-rules.ts; the check: upstream-sources-check.ts).
  */
-import "./ark-setup.ts";
+import "../schema/ark-setup.ts";
 import { type } from "arktype";
-import type { ModelInfo } from "./model-info.ts";
+import type { ModelInfo } from "../schema/model-info.ts";
 import { SOURCES_FIELDS, SOURCES_FILE_FIELDS, SOURCES_PATTERNS, sourcesRule } from "./upstream-sources-rules.ts";
 
 const text = (description: string) => type(SOURCES_PATTERNS.text).describe(description);

@@ -5,7 +5,7 @@
  * like the reference's, checks the unstripped text. pydantic strips `str` fields (and dict keys)
  * only: an enumerated field (a `Literal`) sees the text as written, so `language: ' go '` fails.
  */
-import type { JsonSchema } from "./json-schema.ts";
+import type { JsonSchema } from "../schema/json-schema.ts";
 import { keepOrder, orderedKeys } from "./key-order.ts";
 
 // Python's str.strip() set (the Dockerfile reader's): unlike JS trim() it includes \x1c-\x1f and

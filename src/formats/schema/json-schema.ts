@@ -7,7 +7,7 @@
 import type { Type } from "arktype";
 import { AT_LEAST_ONE_ANY_OF } from "./schema-rules.ts";
 import { type ModelInfo, modelForKeys } from "./model-info.ts";
-import { ARCHES, CHECKS, LANGUAGES, ORIGINALITIES } from "./patterns.ts";
+import { ARCHES, CHECKS, LANGUAGES, ORIGINALITIES } from "../patterns.ts";
 
 export type JsonSchema = { [key: string]: unknown };
 

@@ -6,7 +6,7 @@
  */
 import type { ArkErrors } from "arktype";
 import type { JsonSchema } from "./json-schema.ts";
-import { orderedKeys } from "./key-order.ts";
+import { orderedKeys } from "../compat/key-order.ts";
 import { AT_LEAST_ONE_MESSAGE } from "./schema-rules.ts";
 
 export interface ModelProblem {

@@ -3,9 +3,9 @@
  * serves. The validator and the exported JSON Schema (`model.schema.json`) both come from here; the
  * rules that depend on `provider` are checked by providerProblems() below (no JSON Schema form).
  */
-import "./ark-setup.ts";
+import "../schema/ark-setup.ts";
 import { type } from "arktype";
-import type { ModelInfo } from "./model-info.ts";
+import type { ModelInfo } from "../schema/model-info.ts";
 import { PROVIDERS, WIRES } from "./model-types.ts";
 
 export { PROVIDERS, providerProblems, WIRES } from "./model-types.ts";

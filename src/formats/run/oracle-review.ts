@@ -3,7 +3,7 @@
  * and its copy `<run dir>/oracle-review.json`, which `ssebench results` reads (the run folder is
  * root's in the container; the archive was the agent's).
  */
-import type { Wire } from "./model-types.ts";
+import type { Wire } from "../models/model-types.ts";
 
 export const VERDICTS = ["equivalent", "different but plausible", "wrong", "unsure"] as const;
 export type Verdict = (typeof VERDICTS)[number];

@@ -1,8 +1,8 @@
 /** arktype model of `dataset.yaml` (spec §0.2): only a version. */
-import "./ark-setup.ts";
+import "../schema/ark-setup.ts";
 import { type } from "arktype";
-import type { ModelInfo } from "./model-info.ts";
-import { VERSION_PATTERN } from "./patterns.ts";
+import type { ModelInfo } from "../schema/model-info.ts";
+import { VERSION_PATTERN } from "../patterns.ts";
 
 export const datasetInfoModel = type({
   "+": "reject",
