@@ -1,0 +1,112 @@
+/**
+ * The layers of one run (docs/images.md): the case image, the tool layer on it and the agent layer
+ * on that, each built only when its inputs changed; a failed build's output is kept in the run
+ * folder.
+ */
+import { caseBaseImages, ensureCaseImage } from "./case-image.ts";
+import { saveDigestCache } from "./content-hash.ts";
+import type { Docker } from "./docker.ts";
+import type { RunGuard } from "./guard.ts";
+import type { Home } from "./home.ts";
+import { buildLogFile, ensureLayer, IMAGE_LABELS, type ImageInfo, inspectImages } from "./layers.ts";
+import { msg } from "./messages.ts";
+import type { Reporter } from "./reporter.ts";
+import { ensureNpmCli, npmBuildContext, npmCacheDir } from "./agent-npm.ts";
+import { agentFilesSpec, agentLayerInputs, agentLayerSpec, checkAgentImage, imageConfigs } from "./agent-layer.ts";
+import { agentFilesTag, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
+import type { RunPlan } from "./validate.ts";
+
+export interface LayerDeps {
+  docker: Docker;
+  reporter: Reporter;
+  home: Home;
+  env: NodeJS.ProcessEnv;
+}
+
+/** What the layers came to: the images the run starts and records. */
+export interface Images {
+  caseId: string | null;
+  agentId: string | null;
+  /** the agent's command (its layer's CMD), passed after the pinned entrypoint */
+  agentCmd: string[];
+  built: string[];
+}
+
+/** One docker call for the three layers and the case image's bases; also the first contact with the engine. */
+export function lookUpLayers(docker: Docker, plan: RunPlan): Promise<Map<string, ImageInfo>> {
+  return inspectImages(docker, [
+    plan.task.case.tag,
+    toolTag(plan.registry, plan.task.id),
+    agentFilesTag(plan.registry, plan.agent),
+    agentTag(plan.registry, plan.agent, plan.task.id),
+    ...caseBaseImages(plan.task.case, plan.registry),
+  ]);
+}
+
+/** Builds what is out of date; a failed build's output is kept in the run folder. */
+export async function buildLayers(deps: LayerDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>, runDir: string): Promise<void> {
+  const { docker, reporter, home } = deps;
+  const tTag = toolTag(plan.registry, plan.task.id);
+  guard.phase = "the image builds";
+  const task = { [IMAGE_LABELS.task]: plan.task.id };
+  const caseLabels = { ...task, [IMAGE_LABELS.dataset]: plan.task.dataset.name };
+  const caseImage = await ensureCaseImage(docker, plan.task.case, plan.registry, reporter, guard.abortSignal, known, plan.platform, buildLogFile(runDir, "case image"), home.root, caseLabels);
+  images.caseId = caseImage.id;
+  if (caseImage.built) images.built.push(caseImage.tag);
+  const inputs = toolInputs(home, caseImage.id, plan.plugins.selected);
+  let tool = { id: known.get(tTag)?.id ?? "", built: false, tag: tTag };
+  if (known.get(tTag)?.inputs !== inputs) {
+    const { spec, cleanup } = toolLayerSpec(home, tTag, caseImage.id, plan.plugins.selected, inputs);
+    try {
+      tool = await ensureLayer(docker, { ...spec, log: buildLogFile(runDir, spec.layer), labels: task }, known.get(tTag), reporter, guard.abortSignal);
+    } finally {
+      cleanup();
+    }
+    images.built.push(tTag);
+  } else reporter.info(msg.layerCached("tool layer", tTag));
+  await buildAgentLayer(deps, plan, guard, images, known, tool.id, runDir);
+  saveDigestCache();
+}
+
+/** The agent's files image, then the agent layer on the tool layer (agent-layer.ts); both checked. */
+async function buildAgentLayer(deps: LayerDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>, toolId: string, runDir: string): Promise<void> {
+  const { docker, reporter } = deps;
+  const fTag = agentFilesTag(plan.registry, plan.agent);
+  const filesSpec = agentFilesSpec(plan.agent, fTag);
+  let context: { context: string; cleanup: () => void } | undefined;
+  const npm = plan.agent.npm;
+  if (npm && known.get(fTag)?.inputs !== filesSpec.inputs) {
+    const dir = await ensureNpmCli(npm, deps.env, (spec) => reporter.info(msg.npmInstalling(spec, npmCacheDir(deps.env, npm))));
+    context = npmBuildContext(plan.agent.dir, npm, dir);
+  }
+  let files: Awaited<ReturnType<typeof ensureLayer>>;
+  try {
+    const labels = { [IMAGE_LABELS.agent]: plan.agent.name };
+    const spec = { ...filesSpec, log: buildLogFile(runDir, filesSpec.layer), labels, ...(context ? { context: context.context } : {}) };
+    files = await ensureLayer(docker, spec, known.get(fTag), reporter, guard.abortSignal);
+  } finally {
+    context?.cleanup();
+  }
+  if (files.built) images.built.push(fTag);
+  const aTag = agentTag(plan.registry, plan.agent, plan.task.id);
+  const inputs = agentLayerInputs(files.id, toolId);
+  const cached = known.get(aTag);
+  if (cached && cached.inputs === inputs) {
+    reporter.info(msg.layerCached("agent layer", aTag));
+    images.agentId = cached.id;
+    images.agentCmd = cached.cmd;
+    return;
+  }
+  const [filesConfig = {}, toolConfig = {}] = await imageConfigs(docker, [files.id, toolId]);
+  const checked = checkAgentImage(plan.agent, filesConfig, toolConfig);
+  const { spec, cleanup } = agentLayerSpec(aTag, toolId, files.id, checked, inputs);
+  try {
+    const labels = { [IMAGE_LABELS.task]: plan.task.id, [IMAGE_LABELS.agent]: plan.agent.name };
+    const agent = await ensureLayer(docker, { ...spec, log: buildLogFile(runDir, spec.layer), labels }, undefined, reporter, guard.abortSignal);
+    images.built.push(aTag);
+    images.agentId = agent.id;
+    images.agentCmd = checked.cmd;
+  } finally {
+    cleanup();
+  }
+}
