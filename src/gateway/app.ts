@@ -12,7 +12,7 @@ import type { RunKey } from "./keys.ts";
 import type { Caller, LedgerEntry } from "./ledger.ts";
 import { msg } from "./messages.ts";
 import { providerError } from "./provider-errors.ts";
-import { costOf, noUsage, StreamMeter, type Usage, usageOfBody } from "./usage.ts";
+import { costOf, noUsage, StreamMeter, type Usage, usageOfBody } from "../formats/models/model-usage.ts";
 
 type Json = Record<string, unknown>;
 type Route = Wire | "count_tokens";

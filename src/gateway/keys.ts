@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { ModelConfig } from "../formats/models/model-types.ts";
 import type { Upstream } from "./scripted/provider.ts";
 import type { Ledger } from "./ledger.ts";
-import { noUsage, type Usage } from "./usage.ts";
+import { noUsage, type Usage } from "../formats/models/model-usage.ts";
 
 export const DEFAULT_BUDGET_USD = 10;
 

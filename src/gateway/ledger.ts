@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { Wire } from "../formats/models/model-types.ts";
-import type { Usage } from "./usage.ts";
+import type { Usage } from "../formats/models/model-usage.ts";
 
 export type Caller = "agent" | "plugin";
 

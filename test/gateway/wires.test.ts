@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Wire } from "../../src/formats/models/model-types.ts";
-import { costOf } from "../../src/gateway/usage.ts";
+import { costOf } from "../../src/formats/models/model-usage.ts";
 import { post, PRICE, requestBody, scriptedModel, startGateway, USAGE, WIRE_PATHS } from "./support.ts";
 
 const gw = startGateway(scriptedModel());

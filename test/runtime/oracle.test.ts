@@ -11,7 +11,7 @@ import type { Wire } from "../../src/formats/models/model-types.ts";
 import { ORACLE_REVIEW } from "../../src/formats/run/oracle-review.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { Gateway } from "../../src/gateway/server.ts";
-import { costOf } from "../../src/gateway/usage.ts";
+import { costOf } from "../../src/formats/models/model-usage.ts";
 import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../src/contract/model.ts";
 import { oracleMsg } from "../../src/runtime/oracle/messages.ts";
 import { repoRoot } from "../helpers/cli.ts";

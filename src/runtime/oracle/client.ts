@@ -5,7 +5,7 @@
  * on its plugin socket only (docs/gateway.md), so an agent sending the header marks nothing.
  */
 import type { Wire } from "../../formats/models/model-types.ts";
-import { type Usage, usageOfBody } from "../../gateway/usage.ts";
+import { type Usage, usageOfBody } from "../../formats/models/model-usage.ts";
 import { oracleMsg } from "./messages.ts";
 
 type Json = Record<string, unknown>;

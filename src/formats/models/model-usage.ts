@@ -1,9 +1,10 @@
 /**
  * Token usage as each wire reports it, normalised to {input (not cached), output, cache_read,
  * cache_write}, and its cost at a model's prices. The stream meter reads each wire's own usage
- * events from the bytes the client receives (spec agents-models §3.3 item 5).
+ * events from the bytes the client receives (spec agents-models §3.3 item 5). No I/O: the gateway
+ * meters its calls with it and the entrypoint's oracle plugin its own.
  */
-import type { ModelPrice, Wire } from "../formats/models/model-types.ts";
+import type { ModelPrice, Wire } from "./model-types.ts";
 
 export interface Usage {
   input: number;

@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Wire } from "../../src/formats/models/model-types.ts";
 import { scriptedUpstream } from "../../src/gateway/scripted/provider.ts";
-import { costOf, StreamMeter } from "../../src/gateway/usage.ts";
-import { PRICE, requestBody, SCRIPT, USAGE } from "./support.ts";
+import { costOf, StreamMeter } from "../../src/formats/models/model-usage.ts";
+import { PRICE, requestBody, SCRIPT, USAGE } from "../gateway/support.ts";
 
 const upstream = scriptedUpstream({ ...SCRIPT, turns: [{ text: "Grüße — ünïcödé text, long enough for several deltas.", calls: [] }] }, "m");
 const paths: Record<Wire, string> = { anthropic: "/v1/messages", chat: "/v1/chat/completions", responses: "/v1/responses" };
