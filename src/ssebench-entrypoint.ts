@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const agent = argv.slice(i);
   if (agent.length === 0) throw new UserError(msg.usage(), ExitCode.usage);
-  const { runSandbox } = await import("./runtime/lifecycle.ts");
+  const { runSandbox } = await import("./runtime/sandbox/sandbox.ts");
   return runSandbox(agent, process.env);
 }
 

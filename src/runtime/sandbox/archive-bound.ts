@@ -6,7 +6,7 @@
  */
 import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { log } from "./log.ts";
+import { log } from "../log.ts";
 
 const KEPT = new Set(["plugins", "artifact"]);
 

@@ -7,17 +7,17 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { constants } from "node:os";
-import { type CheckRecord, notGraded, type PatchResult, renderResult, type RuntimeResult } from "../formats/run/result.ts";
+import { type CheckRecord, notGraded, type PatchResult, renderResult, type RuntimeResult } from "../../formats/run/result.ts";
 import { boundArchive } from "./archive-bound.ts";
-import type { RuntimeConfig } from "./config.ts";
-import { handBackTree, writeAtomic } from "./fs-util.ts";
-import { type Owner, returnArchive } from "./privilege/lockdown.ts";
-import { log } from "./log.ts";
-import { msg } from "./messages.ts";
-import type { PluginRunner } from "./plugin-runner.ts";
-import { stopAllGroups } from "./privilege/processes.ts";
-import { killUserProcesses } from "./privilege/user-processes.ts";
-import type { Account } from "./privilege/users.ts";
+import type { RuntimeConfig } from "../config.ts";
+import { handBackTree, writeAtomic } from "../fs-util.ts";
+import { type Owner, returnArchive } from "../privilege/lockdown.ts";
+import { log } from "../log.ts";
+import { msg } from "../messages.ts";
+import type { PluginRunner } from "../plugin-runner.ts";
+import { stopAllGroups } from "../privilege/processes.ts";
+import { killUserProcesses } from "../privilege/user-processes.ts";
+import type { Account } from "../privilege/users.ts";
 
 export class RunRecord {
   phase = "set-up";
