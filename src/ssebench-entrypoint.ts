@@ -25,8 +25,8 @@ async function main(argv: string[]): Promise<number> {
     noNewPrivs();
     return (await import("./runtime/relay-command.ts")).runRelay(argv.slice(1));
   }
-  if (argv[0] === "artifact") return (await import("./runtime/artifact.ts")).writeManifest(process.env);
-  if (argv[0] === "oracle") return (await import("./runtime/oracle/command.ts")).runOracle(process.env);
+  if (argv[0] === "artifact") return (await import("./runtime/plugins/artifact.ts")).writeManifest(process.env);
+  if (argv[0] === "oracle") return (await import("./runtime/plugins/oracle/command.ts")).runOracle(process.env);
   if (argv[0] === "prepare") {
     // Allowed as PID 1 (a Dockerfile RUN step): it waits for each child it starts.
     const { runPrepare } = await import("./runtime/grading/prepare-command.ts");

@@ -1,6 +1,6 @@
-/** The oracle's verdict line and its fenced, capped inputs (src/runtime/oracle/prompt.ts). */
+/** The oracle's verdict line and its fenced, capped inputs (src/runtime/plugins/oracle/prompt.ts). */
 import { describe, expect, test } from "bun:test";
-import { capped, INPUT_CAP_BYTES, parseVerdict, userPrompt } from "../../src/runtime/oracle/prompt.ts";
+import { capped, INPUT_CAP_BYTES, parseVerdict, userPrompt } from "../../src/runtime/plugins/oracle/prompt.ts";
 
 describe("oracle prompt", () => {
   test("the verdict is read from the first VERDICT line, in any usual markup", () => {

@@ -13,7 +13,7 @@ import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { Gateway } from "../../src/gateway/server.ts";
 import { costOf } from "../../src/formats/models/model-usage.ts";
 import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../src/contract/model.ts";
-import { oracleMsg } from "../../src/runtime/oracle/messages.ts";
+import { oracleMsg } from "../../src/runtime/plugins/oracle/messages.ts";
 import { repoRoot } from "../helpers/cli.ts";
 import { PRICE, SCRIPT, scriptedConfig, scriptedModel, USAGE } from "../gateway/support.ts";
 import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint } from "./harness.ts";

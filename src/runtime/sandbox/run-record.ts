@@ -14,7 +14,7 @@ import { handBackTree, writeAtomic } from "../fs-util.ts";
 import { type Owner, returnArchive } from "../privilege/lockdown.ts";
 import { log } from "../log.ts";
 import { msg } from "../messages.ts";
-import type { PluginRunner } from "../plugin-runner.ts";
+import type { PluginRunner } from "../plugins/runner.ts";
 import { stopAllGroups } from "../privilege/processes.ts";
 import { killUserProcesses } from "../privilege/user-processes.ts";
 import type { Account } from "../privilege/users.ts";

@@ -15,7 +15,7 @@ import { type Prepared, prepare, workPaths } from "../grading/prepare.ts";
 import { configureLog, log } from "../log.ts";
 import { msg } from "../messages.ts";
 import { openModelAccess } from "../model-access.ts";
-import { PluginRunner } from "../plugin-runner.ts";
+import { PluginRunner } from "../plugins/runner.ts";
 import { allowedInherited } from "../privilege/child-env.ts";
 import { reserveForGrader } from "../privilege/child-limits.ts";
 import { lockDown, type Owner } from "../privilege/lockdown.ts";

@@ -1,6 +1,6 @@
 /** The oracle's exchange in the agents' dialog protocol (spec agents-models §1.6): init, prompt, message, complete. */
 import { appendFileSync, writeFileSync } from "node:fs";
-import type { Usage } from "../../formats/models/model-usage.ts";
+import type { Usage } from "../../../formats/models/model-usage.ts";
 
 export class Dialog {
   private seq = 0;

@@ -6,14 +6,14 @@
  */
 import { chownSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { goJson } from "../formats/compat/json-compat.ts";
-import { type Hook, PLUGIN_REPORT, type PluginEntry } from "../formats/run/plugins.ts";
-import { childEnv, LLM_VARS } from "./privilege/child-env.ts";
-import { writeAtomic } from "./fs-util.ts";
-import { log } from "./log.ts";
-import { msg } from "./messages.ts";
-import { type Outcome, type Running, start } from "./privilege/processes.ts";
-import { type Account, root } from "./privilege/users.ts";
+import { goJson } from "../../formats/compat/json-compat.ts";
+import { type Hook, PLUGIN_REPORT, type PluginEntry } from "../../formats/run/plugins.ts";
+import { childEnv, LLM_VARS } from "../privilege/child-env.ts";
+import { writeAtomic } from "../fs-util.ts";
+import { log } from "../log.ts";
+import { msg } from "../messages.ts";
+import { type Outcome, type Running, start } from "../privilege/processes.ts";
+import { type Account, root } from "../privilege/users.ts";
 
 export interface PluginResult {
   name: string;

@@ -7,12 +7,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARCHIVE_MOUNT, RESULTS_MOUNT } from "../../contract/paths.ts";
-import { ORACLE_REVIEW, type OracleReview as Review } from "../../formats/run/oracle-review.ts";
-import { noUsage, type Usage } from "../../formats/models/model-usage.ts";
-import { writeAtomic } from "../fs-util.ts";
-import { readTaskConfig } from "../task.ts";
-import { writeOut } from "../write-out.ts";
+import { ARCHIVE_MOUNT, RESULTS_MOUNT } from "../../../contract/paths.ts";
+import { ORACLE_REVIEW, type OracleReview as Review } from "../../../formats/run/oracle-review.ts";
+import { noUsage, type Usage } from "../../../formats/models/model-usage.ts";
+import { writeAtomic } from "../../fs-util.ts";
+import { readTaskConfig } from "../../task.ts";
+import { writeOut } from "../../write-out.ts";
 import { ask, chooseWire, type Exchange, ModelError, type ModelEndpoint } from "./client.ts";
 import { Dialog } from "./dialog.ts";
 import { oracleMsg } from "./messages.ts";

@@ -1,10 +1,10 @@
 /** `ssebench-entrypoint artifact`: $SSE_ARCHIVE/artifact/manifest.json (docs/container-contract.md §9). */
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ARCHIVE_MOUNT, RESULTS_MOUNT } from "../contract/paths.ts";
-import { pythonJson } from "../formats/compat/json-compat.ts";
-import { writeAtomic } from "./fs-util.ts";
-import { writeOut } from "./write-out.ts";
+import { ARCHIVE_MOUNT, RESULTS_MOUNT } from "../../contract/paths.ts";
+import { pythonJson } from "../../formats/compat/json-compat.ts";
+import { writeAtomic } from "../fs-util.ts";
+import { writeOut } from "../write-out.ts";
 
 interface FileEntry {
   path: string;

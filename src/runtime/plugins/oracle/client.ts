@@ -4,8 +4,8 @@
  * Every call names the plugin in `x-ssebench-plugin`; the gateway's ledger records it for calls
  * on its plugin socket only (docs/gateway.md), so an agent sending the header marks nothing.
  */
-import type { Wire } from "../../formats/models/model-types.ts";
-import { type Usage, usageOfBody } from "../../formats/models/model-usage.ts";
+import type { Wire } from "../../../formats/models/model-types.ts";
+import { type Usage, usageOfBody } from "../../../formats/models/model-usage.ts";
 import { oracleMsg } from "./messages.ts";
 
 type Json = Record<string, unknown>;

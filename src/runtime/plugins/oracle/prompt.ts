@@ -4,7 +4,7 @@
  * the patch, so it may carry text aimed at the reviewer; the verdict stays advisory (it never
  * changes the grade) and each input is fenced and capped.
  */
-import { VERDICTS, type Verdict } from "../../formats/run/oracle-review.ts";
+import { VERDICTS, type Verdict } from "../../../formats/run/oracle-review.ts";
 
 /** Per input: a model's context is finite and an agent's patch can be huge. */
 export const INPUT_CAP_BYTES = 200_000;
