@@ -20,8 +20,8 @@ import type { ModelScript } from "../src/formats/models/model-script.ts";
 import { scriptedUpstream, serveScripted } from "../src/gateway/scripted/provider.ts";
 import { Gateway } from "../src/gateway/server.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET } from "../src/contract/model.ts";
-import { openModelAccess } from "../src/runtime/model-access.ts";
-import { relayTcp } from "../src/runtime/socket-relay.ts";
+import { openModelAccess } from "../src/runtime/relay/model-access.ts";
+import { relayTcp } from "../src/runtime/relay/socket-relay.ts";
 import { tempDir } from "../test/helpers/cli.ts";
 
 const { values } = parseArgs({

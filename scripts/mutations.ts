@@ -201,7 +201,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "upload-file-world-readable",
     what: "the entrypoint accepts an upload token file (or a Swarm trial's model key file) the agent can read",
-    file: "src/runtime/secret-file.ts",
+    file: "src/runtime/relay/secret-file.ts",
     from: "if (st.mode & 0o077) throw",
     to: "if (st.mode & 0o000) throw",
     tests: ["test/runtime/results-upload.test.ts", "test/runtime/model-access-secret.test.ts"],

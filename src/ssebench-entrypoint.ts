@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === "agent-driver") return (await import("./agents/index.ts")).runDriver(argv.slice(1), process.env);
   if (argv[0] === "relay") {
     noNewPrivs();
-    return (await import("./runtime/relay-command.ts")).runRelay(argv.slice(1));
+    return (await import("./runtime/relay/command.ts")).runRelay(argv.slice(1));
   }
   if (argv[0] === "artifact") return (await import("./runtime/plugins/artifact.ts")).writeManifest(process.env);
   if (argv[0] === "oracle") return (await import("./runtime/plugins/oracle/command.ts")).runOracle(process.env);

@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Gateway } from "../../src/gateway/server.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET } from "../../src/contract/model.ts";
-import { openModelAccess } from "../../src/runtime/model-access.ts";
+import { openModelAccess } from "../../src/runtime/relay/model-access.ts";
 import { tempDir } from "../helpers/cli.ts";
 import type { ModelConfig } from "../../src/formats/models/model-types.ts";
 import { post, PRICE, requestBody } from "./support.ts";

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { Gateway } from "../../src/gateway/server.ts";
 import { msg } from "../../src/runtime/messages.ts";
 import { MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../src/contract/model.ts";
-import { openModelAccess, pluginModelKey, routeLaterCallsToPlugins } from "../../src/runtime/model-access.ts";
-import { relayTcp } from "../../src/runtime/socket-relay.ts";
+import { openModelAccess, pluginModelKey, routeLaterCallsToPlugins } from "../../src/runtime/relay/model-access.ts";
+import { relayTcp } from "../../src/runtime/relay/socket-relay.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { post, requestBody, scriptedModel } from "../gateway/support.ts";
 

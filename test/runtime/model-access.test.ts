@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { msg } from "../../src/runtime/messages.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET } from "../../src/contract/model.ts";
-import { openModelAccess } from "../../src/runtime/model-access.ts";
+import { openModelAccess } from "../../src/runtime/relay/model-access.ts";
 import { Gateway } from "../../src/gateway/server.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { post, requestBody, scriptedModel } from "../gateway/support.ts";

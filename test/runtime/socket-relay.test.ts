@@ -1,6 +1,6 @@
 /** The byte relay's connection to a TCP target that is not up yet (a Swarm trial's relay, started beside the trial). */
 import { expect, test } from "bun:test";
-import { relayTcp } from "../../src/runtime/socket-relay.ts";
+import { relayTcp } from "../../src/runtime/relay/socket-relay.ts";
 
 /** A port nothing listens on now: taken from the kernel, then released. */
 function freePort(): number {

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { msg } from "../../src/runtime/messages.ts";
-import { readUploadConfig } from "../../src/runtime/upload-config.ts";
+import { readUploadConfig } from "../../src/runtime/relay/upload-config.ts";
 import { tempDir } from "../helpers/cli.ts";
 
 const scratch = tempDir("ssebench-upload-config-");

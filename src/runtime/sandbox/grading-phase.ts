@@ -12,7 +12,7 @@ import { grade } from "../grading/grade.ts";
 import { workPaths } from "../grading/prepare.ts";
 import { log } from "../log.ts";
 import { msg } from "../messages.ts";
-import { modelForwarding, pluginModelKey, routeLaterCallsToPlugins } from "../model-access.ts";
+import { modelForwarding, pluginModelKey, routeLaterCallsToPlugins } from "../relay/model-access.ts";
 import { killUserProcesses } from "../privilege/user-processes.ts";
 import type { AgentPhaseEnd, AgentRun } from "./agent-phase.ts";
 import type { Sandbox } from "./set-up.ts";

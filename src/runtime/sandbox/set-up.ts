@@ -14,7 +14,7 @@ import { type RuntimeConfig, readConfig } from "../config.ts";
 import { type Prepared, prepare, workPaths } from "../grading/prepare.ts";
 import { configureLog, log } from "../log.ts";
 import { msg } from "../messages.ts";
-import { openModelAccess } from "../model-access.ts";
+import { openModelAccess } from "../relay/model-access.ts";
 import { PluginRunner } from "../plugins/runner.ts";
 import { allowedInherited } from "../privilege/child-env.ts";
 import { reserveForGrader } from "../privilege/child-limits.ts";
@@ -25,7 +25,7 @@ import { type Account, lookupUser, type Renumbered, renumberUsers, reown } from 
 import { agentTaskBrief, readTaskConfig, type TaskConfig } from "../task.ts";
 import { openToolApi, type OpenToolApi, parseDifficulty, toolPort } from "../tool-api/index.ts";
 import type { Level } from "../tool-api/levels.ts";
-import { type UploadConfig, readUploadConfig } from "../upload-config.ts";
+import { type UploadConfig, readUploadConfig } from "../relay/upload-config.ts";
 import { RunRecord } from "./run-record.ts";
 
 type Env = Record<string, string | undefined>;
@@ -97,7 +97,7 @@ async function openRun(env: Env, s: Settings): Promise<Sandbox> {
     record.pushHome = async () => {
       // Nothing of the agent's may run while its results are packed.
       for (const user of [model, runner]) await killUserProcesses(user);
-      const { uploadResults } = await import("../results-upload.ts");
+      const { uploadResults } = await import("../relay/results-upload.ts");
       return uploadResults(cfg.results, cfg.archive, upload);
     };
   }

@@ -11,9 +11,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FORWARD_PORT, MODEL_DIR, MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SECRET_FILE, MODEL_SOCKET } from "../contract/model.ts";
-import { UserError } from "../errors.ts";
-import { msg } from "./messages.ts";
+import { FORWARD_PORT, MODEL_DIR, MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SECRET_FILE, MODEL_SOCKET } from "../../contract/model.ts";
+import { UserError } from "../../errors.ts";
+import { msg } from "../messages.ts";
 import { parseSecretJson, readRootOnlyFile } from "./secret-file.ts";
 import { relayTarget, relayTcp } from "./socket-relay.ts";
 

@@ -5,10 +5,10 @@
  * results receiver socket (and, for a run with a model, the run's gateway sockets), is how the
  * trial reaches them (docs/backends.md) with no route out of the overlay.
  */
-import { ExitCode, UserError } from "../errors.ts";
-import { msg } from "./messages.ts";
+import { ExitCode, UserError } from "../../errors.ts";
+import { msg } from "../messages.ts";
 import { relayTcp } from "./socket-relay.ts";
-import { writeOut } from "./write-out.ts";
+import { writeOut } from "../write-out.ts";
 
 export async function runRelay(args: string[]): Promise<number> {
   if (args.length === 0 || args.length % 2 !== 0) throw new UserError(msg.relayUsage(), ExitCode.usage);

@@ -4,7 +4,7 @@
  * something that is not a regular file is refused. Kept light: on the entrypoint's start-up path.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { UserError } from "../errors.ts";
+import { UserError } from "../../errors.ts";
 
 const MAX_FILE_BYTES = 64 * 1024;
 

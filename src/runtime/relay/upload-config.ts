@@ -5,9 +5,9 @@
  * it as root before the agent starts and refuses a file the agent could read. Kept light: it is
  * on the entrypoint's start-up path.
  */
-import { UPLOAD_FILE } from "../contract/upload.ts";
-import { UserError } from "../errors.ts";
-import { msg } from "./messages.ts";
+import { UPLOAD_FILE } from "../../contract/upload.ts";
+import { UserError } from "../../errors.ts";
+import { msg } from "../messages.ts";
 import { parseSecretJson, readRootOnlyFile } from "./secret-file.ts";
 
 export interface UploadConfig {

@@ -7,7 +7,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { log } from "./log.ts";
+import { log } from "../log.ts";
 import { TCP_CONNECT_RETRY_MS, TCP_CONNECT_WAIT_MS } from "./socket-relay.ts";
 import type { UploadConfig } from "./upload-config.ts";
 
