@@ -20,6 +20,7 @@ import type { ModelScript } from "../src/formats/models/model-script.ts";
 import { scriptedUpstream, serveScripted } from "../src/gateway/scripted/provider.ts";
 import { Gateway } from "../src/gateway/server.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET } from "../src/contract/model.ts";
+import { modelAccessSettings } from "../src/runtime/config.ts";
 import { openModelAccess } from "../src/runtime/relay/model-access.ts";
 import { relayTcp } from "../src/runtime/relay/socket-relay.ts";
 import { tempDir } from "../test/helpers/cli.ts";
@@ -53,7 +54,7 @@ mkdirSync(join(dir.path, "socket-run"));
 const socketRun = gateway.issue("bench-socket", model, 1e9, keepLedger ? join(dir.path, "socket-run") : undefined);
 const access = gateway.serveRun(socketRun, join(dir.path, MODEL_SOCKET));
 writeFileSync(join(dir.path, MODEL_KEY_FILE), socketRun.key);
-const forwarded = openModelAccess({ SSE_MODEL_DIR: dir.path, SSE_MODEL_PORT: "0" });
+const forwarded = openModelAccess(modelAccessSettings({ SSE_MODEL_DIR: dir.path, SSE_MODEL_PORT: "0" }));
 // The swarm path's two hops with the same relay code: the entrypoint's forwarder to a TCP target, the relay to the socket.
 const relay = relayTcp("127.0.0.1", 0, () => join(dir.path, MODEL_SOCKET));
 const swarmForwarder = relayTcp("127.0.0.1", 0, () => `127.0.0.1:${relay.port}`);

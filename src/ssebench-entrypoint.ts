@@ -14,23 +14,24 @@ function noNewPrivs(): void {
   if (problem !== undefined) throw new UserError(msg.noNewPrivs(problem));
 }
 
-async function main(argv: string[]): Promise<number> {
+/** `env` is the process environment, read here once: each mode reads its settings from it (runtime/config.ts). */
+async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
   if (argv[0] === "--version") {
     writeOut(1, `ssebench-entrypoint ${VERSION}\n`);
     return 0;
   }
-  if (argv[0] === "check") return (await import("./runtime/tool-api/check-command.ts")).runCheck(argv.slice(1), process.env);
-  if (argv[0] === "agent-driver") return (await import("./agents/index.ts")).runDriver(argv.slice(1), process.env);
+  if (argv[0] === "check") return (await import("./runtime/tool-api/check-command.ts")).runCheck(argv.slice(1), env);
+  if (argv[0] === "agent-driver") return (await import("./agents/index.ts")).runDriver(argv.slice(1), env);
   if (argv[0] === "relay") {
     noNewPrivs();
     return (await import("./runtime/relay/command.ts")).runRelay(argv.slice(1));
   }
-  if (argv[0] === "artifact") return (await import("./runtime/plugins/artifact.ts")).writeManifest(process.env);
-  if (argv[0] === "oracle") return (await import("./runtime/plugins/oracle/command.ts")).runOracle(process.env);
+  if (argv[0] === "artifact") return (await import("./runtime/plugins/artifact.ts")).writeManifest(env);
+  if (argv[0] === "oracle") return (await import("./runtime/plugins/oracle/command.ts")).runOracle(env);
   if (argv[0] === "prepare") {
     // Allowed as PID 1 (a Dockerfile RUN step): it waits for each child it starts.
     const { runPrepare } = await import("./runtime/grading/prepare-command.ts");
-    return runPrepare(process.env);
+    return runPrepare(env);
   }
   noNewPrivs();
   // The sandbox needs an init: a Bun PID 1 neither reaps orphans nor gets default signal actions.
@@ -59,10 +60,10 @@ async function main(argv: string[]): Promise<number> {
   const agent = argv.slice(i);
   if (agent.length === 0) throw new UserError(msg.usage(), ExitCode.usage);
   const { runSandbox } = await import("./runtime/sandbox/sandbox.ts");
-  return runSandbox(agent, process.env);
+  return runSandbox(agent, env);
 }
 
-main(process.argv.slice(2)).then(
+main(process.argv.slice(2), process.env).then(
   (code) => process.exit(code),
   (e: unknown) => {
     if (e instanceof UserError) {

@@ -1,5 +1,12 @@
-/** The entrypoint's configuration: environment variables with defaults (docs/container-contract.md §2). */
-import { REFERENCE_MOUNT, RESULTS_MOUNT } from "../contract/paths.ts";
+/**
+ * The entrypoint's configuration: environment variables with defaults (docs/container-contract.md
+ * §2). The one place that reads a variable by name: each mode hands the environment it was started
+ * with to its reader here and passes the settings down. (Children get the environment itself,
+ * cut down by the allow-lists of privilege/child-env.ts.)
+ */
+import { FORWARD_PORT, MODEL_DIR, MODEL_SECRET_FILE } from "../contract/model.ts";
+import { ARCHIVE_MOUNT, REFERENCE_MOUNT, RESULTS_MOUNT } from "../contract/paths.ts";
+import { UPLOAD_FILE } from "../contract/upload.ts";
 import { UserError } from "../errors.ts";
 import { msg } from "./messages.ts";
 
@@ -34,9 +41,41 @@ export interface RuntimeConfig {
   modelNproc: number | undefined;
   runnerNproc: number | undefined;
   debug: boolean;
+  /** SSE_DIFFICULTY and SSE_TOOL_PORT as given (the tool API checks them) */
+  difficulty: string | undefined;
+  toolPort: string | undefined;
+  upload: UploadSettings;
+  modelAccess: ModelAccessSettings;
+  /** SSE_AGENT_ENV as given: the agent layer's own variables the agent also gets (privilege/child-env.ts) */
+  agentEnv: string | undefined;
+}
+
+/** Where a Swarm trial's results go (relay/upload-config.ts reads the file). */
+export interface UploadSettings {
+  /** SSE_UPLOAD_FILE */
+  file: string;
+  /** SSE_UPLOAD_TIMEOUT as given, seconds (checked only when the file exists) */
+  timeout: string | undefined;
+}
+
+/** Where the run's model is (relay/model-access.ts). */
+export interface ModelAccessSettings {
+  /** SSE_MODEL_DIR: the folder `ssebench run` mounts (a local run) */
+  dir: string;
+  /** SSE_MODEL_FILE: the root-only secret (a Swarm trial) */
+  file: string;
+  /** SSE_MODEL_PORT: the forwarder's loopback port */
+  port: number;
 }
 
 type Env = Record<string, string | undefined>;
+
+/** PATH of root's own tool runs (git, cp, chown, find): the entrypoint's own, as readConfig found it. */
+let rootToolPath = "/usr/bin:/bin";
+export const toolPath = (): string => rootToolPath;
+
+const TASK_ROOT = "/ssebench";
+const WORK_DIR = "/var/lib/ssebench-work";
 
 /** Bounds of the agent's change beyond SSE_MAX_FILE_MB (docs/container-contract.md §2). */
 export const CHANGE_DEFAULTS = { totalMb: 1024, files: 20_000, patchMb: 256 } as const;
@@ -88,8 +127,17 @@ export function pluginSelection(raw: string | undefined): string[] | undefined {
     .filter((s) => s !== "");
 }
 
-/** Paths only; used by `prepare` and `artifact`, which need no archive. */
+export function uploadSettings(env: Env): UploadSettings {
+  return { file: env.SSE_UPLOAD_FILE || UPLOAD_FILE, timeout: env.SSE_UPLOAD_TIMEOUT };
+}
+
+export function modelAccessSettings(env: Env): ModelAccessSettings {
+  return { dir: env.SSE_MODEL_DIR || MODEL_DIR, file: env.SSE_MODEL_FILE || MODEL_SECRET_FILE, port: env.SSE_MODEL_PORT ? Number(env.SSE_MODEL_PORT) : FORWARD_PORT };
+}
+
+/** The sandbox's and `prepare`'s settings; `prepare` needs no archive. */
 export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
+  rootToolPath = env.PATH ?? "/usr/bin:/bin";
   const archive = env.SSE_ARCHIVE ?? "";
   const modelUser = env.SSE_MODEL_USER || "model";
   const runnerUser = env.SSE_RUNNER_USER || "sse-runner";
@@ -97,11 +145,11 @@ export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
   return {
     archive,
     results: env.SSE_RESULTS || RESULTS_MOUNT,
-    taskRoot: env.SSE_TASK_ROOT || "/ssebench",
+    taskRoot: env.SSE_TASK_ROOT || TASK_ROOT,
     pluginsDir: env.SSE_PLUGINS_DIR || "/plugins",
     sourceOverride: env.SSE_SOURCE || undefined,
     referencePatch: env.SSE_REFERENCE_PATCH || REFERENCE_MOUNT,
-    work: env.SSE_WORK || "/var/lib/ssebench-work",
+    work: env.SSE_WORK || WORK_DIR,
     modelUser,
     runnerUser,
     etc: env.SSE_ETC || "/etc",
@@ -123,5 +171,41 @@ export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
     modelNproc: count(env, "SSE_MODEL_NPROC"),
     runnerNproc: count(env, "SSE_RUNNER_NPROC"),
     debug: (env.SSE_DEBUG ?? "") !== "",
+    difficulty: env.SSE_DIFFICULTY,
+    toolPort: env.SSE_TOOL_PORT,
+    upload: uploadSettings(env),
+    modelAccess: modelAccessSettings(env),
+    agentEnv: env.SSE_AGENT_ENV,
   };
+}
+
+/** `ssebench-entrypoint artifact` and `oracle`: where the run's results, archive and task are. */
+export interface PluginCommandSettings {
+  results: string;
+  archive: string;
+  taskRoot: string;
+  work: string;
+  /** SSE_PLUGIN_SKIP_FILE: where a plugin says why it skipped (unset: nowhere) */
+  skipFile: string | undefined;
+  /** SSE_PLUGIN_NAME */
+  pluginName: string | undefined;
+  /** the run's model, as an `llm: true` plugin gets it ("" when the run has none) */
+  model: { baseUrl: string; key: string; name: string };
+}
+
+export function pluginCommandSettings(env: Env): PluginCommandSettings {
+  return {
+    results: env.SSE_RESULTS || RESULTS_MOUNT,
+    archive: env.SSE_ARCHIVE || ARCHIVE_MOUNT,
+    taskRoot: env.SSE_TASK_ROOT || TASK_ROOT,
+    work: env.SSE_WORK || WORK_DIR,
+    skipFile: env.SSE_PLUGIN_SKIP_FILE || undefined,
+    pluginName: env.SSE_PLUGIN_NAME || undefined,
+    model: { baseUrl: env.SSE_BASE_URL ?? "", key: env.SSE_API_KEY ?? "", name: env.SSE_MODEL_NAME ?? "" },
+  };
+}
+
+/** `ssebench-entrypoint check`: the running entrypoint's tool API (SSE_TOOL_API). */
+export function toolApiBase(env: Env): string {
+  return env.SSE_TOOL_API || "http://127.0.0.1:3000";
 }

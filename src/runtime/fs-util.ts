@@ -1,6 +1,7 @@
 /** Small filesystem helpers: atomic writes and ownership walks that never follow symlinks. */
 import { chmodSync, closeSync, constants, fstatSync, lchownSync, lstatSync, openSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { toolPath } from "./config.ts";
 
 export function writeAtomic(path: string, data: string, mode = 0o644): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
@@ -102,7 +103,7 @@ export function namesIn(dir: string): string[] {
 export function run(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array } = {}) {
   const r = Bun.spawnSync(argv, {
     cwd: opts.cwd,
-    env: opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    env: opts.env ?? { PATH: toolPath() },
     stdin: opts.stdin ? new Blob([opts.stdin]) : "ignore",
     stdout: "pipe",
     stderr: "pipe",

@@ -9,6 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Gateway } from "../../src/gateway/server.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET } from "../../src/contract/model.ts";
+import { modelAccessSettings } from "../../src/runtime/config.ts";
 import { openModelAccess } from "../../src/runtime/relay/model-access.ts";
 import { tempDir } from "../helpers/cli.ts";
 import type { ModelConfig } from "../../src/formats/models/model-types.ts";
@@ -51,7 +52,7 @@ afterAll(async () => {
 });
 
 test("a stream paused for 15 s arrives whole through the forwarder and the socket, and over TCP", async () => {
-  const { SSE_BASE_URL: base } = openModelAccess({ SSE_MODEL_DIR: dir.path, SSE_MODEL_PORT: "0" });
+  const { SSE_BASE_URL: base } = openModelAccess(modelAccessSettings({ SSE_MODEL_DIR: dir.path, SSE_MODEL_PORT: "0" }));
   const body = requestBody("chat", "scripted-test", { stream: true });
   const [viaRun, viaTcp] = await Promise.all([
     post(`${base}/v1/chat/completions`, run.key, body).then((r) => r.text()),

@@ -65,7 +65,7 @@ describe("child environments from allow-lists", () => {
   });
 
   test("the agent gets the LLM variables and the names its layer asks for, never root's identity", () => {
-    const extras = agentExtraNames(container);
+    const extras = agentExtraNames(container.SSE_AGENT_ENV);
     expect(extras).toEqual(["SSE_EXTRA", "NODE_OPTIONS"]);
     const env = childEnv(allowedInherited(container, imageNames, extras), model, ["SSE_DIFFICULTY", ...LLM_VARS, ...extras]);
     expect(env.SSE_API_KEY).toBe("sk-run-key");

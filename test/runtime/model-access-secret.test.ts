@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { Gateway } from "../../src/gateway/server.ts";
 import { msg } from "../../src/runtime/messages.ts";
 import { MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../src/contract/model.ts";
+import { modelAccessSettings } from "../../src/runtime/config.ts";
 import { openModelAccess, pluginModelKey, routeLaterCallsToPlugins } from "../../src/runtime/relay/model-access.ts";
 import { relayTcp } from "../../src/runtime/relay/socket-relay.ts";
 import { tempDir } from "../helpers/cli.ts";
@@ -38,7 +39,7 @@ function writeSecret(doc: unknown, mode = 0o400): void {
 
 describe("model access through a Swarm secret", () => {
   test("a secret the agent could read, not JSON, without a key or a TCP address: one line each", () => {
-    const open = () => openModelAccess({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: secret, SSE_MODEL_PORT: "0" });
+    const open = () => openModelAccess(modelAccessSettings({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: secret, SSE_MODEL_PORT: "0" }));
     const good = { key: run.key, agent: `127.0.0.1:${agentRelay.port}` };
     writeSecret(good, 0o444);
     expect(open).toThrow(msg.modelFile(secret, "is readable by other users (mode 0444); give it mode 0400 or 0600"));
@@ -50,12 +51,12 @@ describe("model access through a Swarm secret", () => {
     expect(open).toThrow(msg.modelFile(secret, 'has no "agent" (host:port)'));
     writeSecret({ ...good, plugin: "nowhere" });
     expect(open).toThrow(msg.modelFile(secret, 'has no "plugin" (host:port)'));
-    expect(openModelAccess({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: join(dir.path, "absent") })).toEqual({});
+    expect(openModelAccess(modelAccessSettings({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: join(dir.path, "absent") }))).toEqual({});
   });
 
   test("the key from the secret; calls reach the gateway over TCP, marked as the plugin's once routed there", async () => {
     writeSecret({ key: run.key, agent: `127.0.0.1:${agentRelay.port}`, plugin: `127.0.0.1:${pluginRelay.port}` });
-    const vars = openModelAccess({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: secret, SSE_MODEL_PORT: "0" });
+    const vars = openModelAccess(modelAccessSettings({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: secret, SSE_MODEL_PORT: "0" }));
     expect(vars.SSE_API_KEY).toBe(run.key);
     const base = vars.SSE_BASE_URL as string;
     // Connections already open keep their socket: the agent's is closed, as its processes are gone by then.
@@ -87,7 +88,7 @@ describe("the plugin socket's own key (a Swarm relay exposes the plugin port to 
       // What an agent on the trial's network can do: the relay's plugin port with its own key.
       expect((await post(`http://127.0.0.1:${pluginPort.port}/v1/chat/completions`, r.key, chat())).status).toBe(401);
       writeSecret({ key: r.key, agent: `127.0.0.1:${agentPort.port}`, plugin: `127.0.0.1:${pluginPort.port}`, plugin_key: pluginKey });
-      const vars = openModelAccess({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: secret, SSE_MODEL_PORT: "0" });
+      const vars = openModelAccess(modelAccessSettings({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: secret, SSE_MODEL_PORT: "0" }));
       expect(vars.SSE_API_KEY).toBe(r.key);
       expect(pluginModelKey()).toBe(pluginKey);
       expect(routeLaterCallsToPlugins()).toBe(true);
@@ -96,7 +97,7 @@ describe("the plugin socket's own key (a Swarm relay exposes the plugin port to 
       expect((await post(`${base}/v1/chat/completions`, pluginKey, chat(), { "x-ssebench-plugin": "oracle" })).status).toBe(200);
       expect([r.totals.calls, r.totals.plugin_calls]).toEqual([1, 1]);
       writeSecret({ key: r.key, agent: `127.0.0.1:${agentPort.port}`, plugin_key: 7 });
-      expect(() => openModelAccess({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: secret, SSE_MODEL_PORT: "0" })).toThrow(msg.modelFile(secret, 'has a malformed "plugin_key"'));
+      expect(() => openModelAccess(modelAccessSettings({ SSE_MODEL_DIR: noFolder, SSE_MODEL_FILE: secret, SSE_MODEL_PORT: "0" }))).toThrow(msg.modelFile(secret, 'has a malformed "plugin_key"'));
     } finally {
       agentPort.stop(true);
       pluginPort.stop(true);

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { msg } from "../../src/runtime/messages.ts";
 import { MODEL_KEY_FILE, MODEL_SOCKET } from "../../src/contract/model.ts";
+import { modelAccessSettings } from "../../src/runtime/config.ts";
 import { openModelAccess } from "../../src/runtime/relay/model-access.ts";
 import { Gateway } from "../../src/gateway/server.ts";
 import { tempDir } from "../helpers/cli.ts";
@@ -25,10 +26,10 @@ afterAll(async () => {
 });
 
 describe("model access inside the container", () => {
-  const vars = openModelAccess({ SSE_MODEL_DIR: dir.path, SSE_MODEL_PORT: "0" });
+  const vars = openModelAccess(modelAccessSettings({ SSE_MODEL_DIR: dir.path, SSE_MODEL_PORT: "0" }));
 
   test("no socket: no variables", () => {
-    expect(openModelAccess({ SSE_MODEL_DIR: join(dir.path, "nowhere") })).toEqual({});
+    expect(openModelAccess(modelAccessSettings({ SSE_MODEL_DIR: join(dir.path, "nowhere") }))).toEqual({});
   });
 
   test("the key from the file and a loopback base URL", () => {
@@ -53,9 +54,9 @@ describe("model access inside the container", () => {
     const bare = join(dir.path, "bare");
     mkdirSync(bare);
     writeFileSync(join(bare, MODEL_SOCKET), "");
-    expect(() => openModelAccess({ SSE_MODEL_DIR: bare })).toThrow(msg.modelKeyUnreadable(bare, `ENOENT: no such file or directory, open '${join(bare, MODEL_KEY_FILE)}'`));
+    expect(() => openModelAccess(modelAccessSettings({ SSE_MODEL_DIR: bare }))).toThrow(msg.modelKeyUnreadable(bare, `ENOENT: no such file or directory, open '${join(bare, MODEL_KEY_FILE)}'`));
     const port = new URL(vars.SSE_BASE_URL as string).port;
-    expect(() => openModelAccess({ SSE_MODEL_DIR: dir.path, SSE_MODEL_PORT: port })).toThrow(new RegExp(`^Cannot listen on 127\\.0\\.0\\.1:${port} for the model: `));
+    expect(() => openModelAccess(modelAccessSettings({ SSE_MODEL_DIR: dir.path, SSE_MODEL_PORT: port }))).toThrow(new RegExp(`^Cannot listen on 127\\.0\\.0\\.1:${port} for the model: `));
   });
 
   test("the run's socket refuses another run's key", async () => {

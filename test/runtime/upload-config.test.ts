@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { msg } from "../../src/runtime/messages.ts";
+import { uploadSettings } from "../../src/runtime/config.ts";
 import { readUploadConfig } from "../../src/runtime/relay/upload-config.ts";
 import { tempDir } from "../helpers/cli.ts";
 
@@ -18,7 +19,7 @@ function uploadFile(text: string, mode = 0o600): string {
 
 const problem = (file: string) => {
   try {
-    readUploadConfig({ SSE_UPLOAD_FILE: file });
+    readUploadConfig(uploadSettings({ SSE_UPLOAD_FILE: file }));
     return "";
   } catch (e) {
     return (e as Error).message;
@@ -27,10 +28,10 @@ const problem = (file: string) => {
 
 describe("readUploadConfig", () => {
   test("no file is a local run; a good one gives the URL, token and timeout", () => {
-    expect(readUploadConfig({ SSE_UPLOAD_FILE: join(scratch.path, "none.json") })).toBeUndefined();
+    expect(readUploadConfig(uploadSettings({ SSE_UPLOAD_FILE: join(scratch.path, "none.json") }))).toBeUndefined();
     const token = "a".repeat(64);
     const file = uploadFile(JSON.stringify({ url: "http://ssebench-results:8700/v1/uploads/t1", token }));
-    expect(readUploadConfig({ SSE_UPLOAD_FILE: file })).toMatchObject({ url: "http://ssebench-results:8700/v1/uploads/t1", token });
+    expect(readUploadConfig(uploadSettings({ SSE_UPLOAD_FILE: file }))).toMatchObject({ url: "http://ssebench-results:8700/v1/uploads/t1", token });
   });
 
   test("JSON that is not an object, text that is not JSON and a file others can read are refused by name", () => {

@@ -16,6 +16,7 @@ import { diffPaths, excludeFlag, planSetAside, type SetAsidePlan } from "./set-a
 import { showTaskFiles } from "./task-views.ts";
 import { killUserProcesses } from "../privilege/user-processes.ts";
 import type { Account } from "../privilege/users.ts";
+import { toolPath } from "../config.ts";
 
 export interface CheckContext {
   taskRoot: string;
@@ -252,7 +253,7 @@ export class Checks {
     return capture(["git", "apply", "--whitespace=nowarn", ...flags, "-"], {
       cwd: where.tree,
       user: this.ctx.runner,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: where.home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+      env: { PATH: toolPath(), HOME: where.home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
       stdin: patch,
       timeoutMs: this.ctx.checkTimeoutMs,
     });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { run } from "../fs-util.ts";
 import { capture } from "../privilege/processes.ts";
 import { removeVcsMetadata } from "./vcs-metadata.ts";
+import { toolPath } from "../config.ts";
 
 export interface GitEnv {
   home: string;
@@ -15,7 +16,7 @@ export interface GitEnv {
 
 function env(g: GitEnv, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    PATH: toolPath(),
     HOME: g.home,
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: join(g.home, "gitconfig"),

@@ -8,6 +8,7 @@
 import { dirname } from "node:path";
 import type { SetAside } from "../../formats/run/result.ts";
 import { capture } from "../privilege/processes.ts";
+import { toolPath } from "../config.ts";
 
 const BUILD_NAMES = new Set([
   "GNUmakefile", "CMakeLists.txt", "build.ninja", "build.sh", "configure", "configure.ac",
@@ -72,7 +73,7 @@ export async function diffPaths(diff: Uint8Array, dir: string, timeoutMs: number
   if (new TextDecoder().decode(diff).trim() === "") return [];
   const r = await capture(["git", "apply", "--numstat", "-z", "-"], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CEILING_DIRECTORIES: dirname(dir) },
+    env: { PATH: toolPath(), HOME: dir, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CEILING_DIRECTORIES: dirname(dir) },
     stdin: diff,
     timeoutMs,
   });

@@ -1,8 +1,8 @@
 /** `ssebench-entrypoint artifact`: $SSE_ARCHIVE/artifact/manifest.json (docs/container-contract.md §9). */
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ARCHIVE_MOUNT, RESULTS_MOUNT } from "../../contract/paths.ts";
 import { pythonJson } from "../../formats/compat/json-compat.ts";
+import { pluginCommandSettings } from "../config.ts";
 import { writeAtomic } from "../fs-util.ts";
 import { writeOut } from "../write-out.ts";
 
@@ -80,8 +80,7 @@ function pythonIsoNow(): string {
 }
 
 export function writeManifest(env: Record<string, string | undefined>): number {
-  const results = env.SSE_RESULTS || RESULTS_MOUNT;
-  const archive = env.SSE_ARCHIVE || ARCHIVE_MOUNT;
+  const { results, archive, skipFile } = pluginCommandSettings(env);
   let isDir = false;
   try {
     isDir = statSync(results).isDirectory();
@@ -90,7 +89,7 @@ export function writeManifest(env: Record<string, string | undefined>): number {
   }
   if (!isDir) {
     writeOut(1, `[artifact] SSE_RESULTS ${results} is not a directory; skipping\n`);
-    if (env.SSE_PLUGIN_SKIP_FILE) writeFileSync(env.SSE_PLUGIN_SKIP_FILE, `SSE_RESULTS ${results} is not a directory\n`);
+    if (skipFile) writeFileSync(skipFile, `SSE_RESULTS ${results} is not a directory\n`);
     return 0;
   }
   const skip = new Set([folderIdentity(join(archive, "artifact")), folderIdentity(join(archive, "plugins"))].filter((x): x is string => !!x));

@@ -52,8 +52,8 @@ export function childEnv(inherited: Env, user: Account, allowSse: readonly strin
  * Extra names an agent layer asks for (`ENV SSE_AGENT_ENV=SSE_FOO,NODE_OPTIONS`): SSE_ ones and
  * the agent layer's own variables (set after `prepare` recorded the image's).
  */
-export function agentExtraNames(inherited: Env): string[] {
-  return (inherited.SSE_AGENT_ENV ?? "")
+export function agentExtraNames(sseAgentEnv: string | undefined): string[] {
+  return (sseAgentEnv ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter((s) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !IDENTITY.has(s));

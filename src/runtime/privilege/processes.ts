@@ -9,6 +9,7 @@ import { LogSink } from "./log-sink.ts";
 import { constants } from "node:os";
 import { limitedCommand, pinOomScore } from "./child-limits.ts";
 import type { Account } from "./users.ts";
+import { toolPath } from "../config.ts";
 
 const liveGroups = new Set<number>();
 /** Set by stopAllGroups (interrupt): no child starts any more, so none outlives the exit. */
@@ -158,7 +159,7 @@ export async function capture(
   argv: string[],
   opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array; timeoutMs?: number; user?: Account; maxOutput?: number } = {},
 ): Promise<Captured> {
-  const cmd = stopping ? undefined : limitedCommand(opts.user, argv, opts.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin" }, opts.cwd);
+  const cmd = stopping ? undefined : limitedCommand(opts.user, argv, opts.env ?? { PATH: toolPath() }, opts.cwd);
   if (!cmd) return { ok: false, code: 127, bytes: new Uint8Array(), stdout: "", stderr: stopping ? "stopping" : `${argv[0]}: command not found` };
   const proc = Bun.spawn(cmd.argv, {
     cwd: opts.cwd,

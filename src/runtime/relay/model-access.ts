@@ -11,13 +11,12 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FORWARD_PORT, MODEL_DIR, MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SECRET_FILE, MODEL_SOCKET } from "../../contract/model.ts";
+import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../contract/model.ts";
 import { UserError } from "../../errors.ts";
+import type { ModelAccessSettings } from "../config.ts";
 import { msg } from "../messages.ts";
 import { parseSecretJson, readRootOnlyFile } from "./secret-file.ts";
 import { relayTarget, relayTcp } from "./socket-relay.ts";
-
-type Env = Record<string, string | undefined>;
 
 /** Where new connections go: the agent's socket, then (after grading) the plugin socket. */
 const target = { path: "", plugin: "", pluginKey: "" };
@@ -43,8 +42,7 @@ function readKeyFile(dir: string, name: string): string {
 }
 
 /** The run's key and gateway: the mounted folder (a local run), else the Swarm secret, else none. */
-function findAccess(env: Env): Access | undefined {
-  const dir = env.SSE_MODEL_DIR || MODEL_DIR;
+function findAccess({ dir, file }: ModelAccessSettings): Access | undefined {
   const socketPath = join(dir, MODEL_SOCKET);
   if (existsSync(socketPath)) {
     const key = readKeyFile(dir, MODEL_KEY_FILE);
@@ -52,7 +50,6 @@ function findAccess(env: Env): Access | undefined {
     const pluginKey = existsSync(join(dir, MODEL_PLUGIN_KEY_FILE)) ? readKeyFile(dir, MODEL_PLUGIN_KEY_FILE) : "";
     return { key, agent: socketPath, plugin: existsSync(plugin) ? plugin : "", pluginKey };
   }
-  const file = env.SSE_MODEL_FILE || MODEL_SECRET_FILE;
   const text = readRootOnlyFile(file, msg.modelFile);
   if (text === undefined) return undefined;
   const doc = parseSecretJson(text, file, msg.modelFile);
@@ -68,10 +65,10 @@ function findAccess(env: Env): Access | undefined {
 }
 
 /** Starts the forwarder when the run has a model; returns the variables the agent gets (none without). */
-export function openModelAccess(env: Env): Record<string, string> {
-  const access = findAccess(env);
+export function openModelAccess(settings: ModelAccessSettings): Record<string, string> {
+  const access = findAccess(settings);
   if (!access) return {};
-  const port = env.SSE_MODEL_PORT ? Number(env.SSE_MODEL_PORT) : FORWARD_PORT;
+  const port = settings.port;
   let listener: ReturnType<typeof relayTcp>;
   try {
     target.path = access.agent;

@@ -5,8 +5,8 @@
  * it as root before the agent starts and refuses a file the agent could read. Kept light: it is
  * on the entrypoint's start-up path.
  */
-import { UPLOAD_FILE } from "../../contract/upload.ts";
 import { UserError } from "../../errors.ts";
+import type { UploadSettings } from "../config.ts";
 import { msg } from "../messages.ts";
 import { parseSecretJson, readRootOnlyFile } from "./secret-file.ts";
 
@@ -18,11 +18,9 @@ export interface UploadConfig {
   timeoutMs: number;
 }
 
-type Env = Record<string, string | undefined>;
-
 /** The upload settings, or undefined when the run has no upload file (a local run). */
-export function readUploadConfig(env: Env): UploadConfig | undefined {
-  const path = env.SSE_UPLOAD_FILE || UPLOAD_FILE;
+export function readUploadConfig(settings: UploadSettings): UploadConfig | undefined {
+  const path = settings.file;
   const text = readRootOnlyFile(path, msg.uploadFile);
   if (text === undefined) return undefined;
   const doc = parseSecretJson(text, path, msg.uploadFile);
@@ -31,7 +29,7 @@ export function readUploadConfig(env: Env): UploadConfig | undefined {
   if (doc.socket !== undefined && (typeof doc.socket !== "string" || !doc.socket.startsWith("/"))) {
     throw new UserError(msg.uploadFile(path, '"socket" is not an absolute path'));
   }
-  const seconds = env.SSE_UPLOAD_TIMEOUT ? Number(env.SSE_UPLOAD_TIMEOUT) : 600;
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UserError(msg.uploadTimeout(env.SSE_UPLOAD_TIMEOUT ?? ""));
+  const seconds = settings.timeout ? Number(settings.timeout) : 600;
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UserError(msg.uploadTimeout(settings.timeout ?? ""));
   return { url: doc.url, token: doc.token, ...(doc.socket ? { socket: doc.socket as string } : {}), timeoutMs: seconds * 1000 };
 }

@@ -57,7 +57,7 @@ export async function agentPhase(s: Sandbox, agentArgv: string[]): Promise<Agent
 
 /** The agent's environment: the SSE_ variables it is given, its layer's own (SSE_AGENT_ENV), no others. */
 function agentEnv(s: Sandbox): Record<string, string> {
-  const agentExtras = agentExtraNames(s.env);
+  const agentExtras = agentExtraNames(s.cfg.agentEnv);
   return childEnv(allowedInherited(s.env, s.prepared.env, agentExtras), s.model, ["SSE_DIFFICULTY", ...LLM_VARS, ...agentExtras], {
     SSE_ARCHIVE: s.cfg.archive,
     SSE_SOURCE: s.source,

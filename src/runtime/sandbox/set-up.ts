@@ -67,9 +67,9 @@ async function readSettings(env: Env): Promise<Settings> {
   // Bun before 1.4 ignored spawn's uid/gid without an error: the agent would have run as root.
   if (!Bun.semver.satisfies(Bun.version, ">=1.4.0")) throw new UserError(msg.oldBun(Bun.version));
   const cfg = readConfig(env, true);
-  const upload = readUploadConfig(env);
-  const level = parseDifficulty(env.SSE_DIFFICULTY);
-  const port = toolPort(env.SSE_TOOL_PORT);
+  const upload = readUploadConfig(cfg.upload);
+  const level = parseDifficulty(cfg.difficulty);
+  const port = toolPort(cfg.toolPort);
   configureLog({ debug: cfg.debug });
   // Before anything else: nothing may run as the image's shared uids.
   const renumbered = renumberUsers(cfg.etc, cfg.runUids);
@@ -109,7 +109,7 @@ async function openRun(env: Env, s: Settings): Promise<Sandbox> {
     const archiveOwner = lockDown(cfg, task, model);
     log("DEBUG", "Locked down");
     // The run's gateway socket and key (mounted by ssebench run) → SSE_BASE_URL, SSE_API_KEY.
-    Object.assign(env, openModelAccess(env));
+    Object.assign(env, openModelAccess(cfg.modelAccess));
     return { prepared, archiveOwner };
   });
   record.archiveOwner = archiveOwner;

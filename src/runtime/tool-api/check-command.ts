@@ -4,6 +4,7 @@
  * prints what the check printed; the exit status is the check's (`all`: 0 when test_patch passed).
  */
 import { ExitCode, UserError } from "../../errors.ts";
+import { toolApiBase } from "../config.ts";
 import { writeOut } from "../write-out.ts";
 import { toolMsg } from "./messages.ts";
 
@@ -14,7 +15,7 @@ export const REFUSED_EXIT = 3;
 export async function runCheck(args: string[], env: Record<string, string | undefined>): Promise<number> {
   const what = args[0];
   if (args.length !== 1 || what === undefined || !KINDS.has(what)) throw new UserError(toolMsg.checkUsage(), ExitCode.usage);
-  const base = env.SSE_TOOL_API || "http://127.0.0.1:3000";
+  const base = toolApiBase(env);
   const url = what === "all" ? `${base}/sse/v1/test_patch` : `${base}/sse/v1/check/${what}`;
   let res: Response;
   try {

@@ -7,9 +7,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARCHIVE_MOUNT, RESULTS_MOUNT } from "../../../contract/paths.ts";
 import { ORACLE_REVIEW, type OracleReview as Review } from "../../../formats/run/oracle-review.ts";
 import { noUsage, type Usage } from "../../../formats/models/model-usage.ts";
+import { type PluginCommandSettings, pluginCommandSettings } from "../../config.ts";
 import { writeAtomic } from "../../fs-util.ts";
 import { readTaskConfig } from "../../task.ts";
 import { writeOut } from "../../write-out.ts";
@@ -19,9 +19,6 @@ import { oracleMsg } from "./messages.ts";
 import { parseVerdict, type ReviewInputs, SYSTEM_PROMPT, userPrompt } from "./prompt.ts";
 
 type Env = Record<string, string | undefined>;
-
-
-
 
 class Skip extends Error {}
 
@@ -42,14 +39,12 @@ function gradeOf(results: string): string | null {
   }
 }
 
-async function gatherInputs(env: Env): Promise<ReviewInputs> {
-  const results = env.SSE_RESULTS || RESULTS_MOUNT;
-  const taskRoot = env.SSE_TASK_ROOT || "/ssebench";
+async function gatherInputs({ results, taskRoot, work }: PluginCommandSettings): Promise<ReviewInputs> {
   const finalPatch = join(results, "final.patch");
   if (!existsSync(finalPatch)) throw new Skip(oracleMsg.noFinalPatch(finalPatch));
   const candidate = readInput("the agent's patch", finalPatch);
   if (candidate.trim() === "") throw new Skip(oracleMsg.emptyPatch());
-  const task = await readTaskConfig(taskRoot, join(env.SSE_WORK || "/var/lib/ssebench-work", "state", "cache"));
+  const task = await readTaskConfig(taskRoot, join(work, "state", "cache"));
   if (!task.files.patch) throw new Skip(oracleMsg.noReference());
   const reference = readInput("the reference patch", join(taskRoot, task.files.patch));
   const reports: ReviewInputs["reports"] = [];
@@ -67,14 +62,15 @@ function reviewText(r: Review): string {
 
 export async function runOracle(env: Env): Promise<number> {
   const started = performance.now();
-  const ep: ModelEndpoint = { baseUrl: env.SSE_BASE_URL ?? "", key: env.SSE_API_KEY ?? "", model: env.SSE_MODEL_NAME ?? "", plugin: env.SSE_PLUGIN_NAME || "oracle" };
+  const settings = pluginCommandSettings(env);
+  const { results, skipFile } = settings;
+  const ep: ModelEndpoint = { baseUrl: settings.model.baseUrl, key: settings.model.key, model: settings.model.name, plugin: settings.pluginName ?? "oracle" };
   const skip = (why: string) => {
     writeOut(1, `${oracleMsg.skipped(why)}\n`);
-    if (env.SSE_PLUGIN_SKIP_FILE) writeFileSync(env.SSE_PLUGIN_SKIP_FILE, `${why}\n`);
+    if (skipFile) writeFileSync(skipFile, `${why}\n`);
     return 0;
   };
-  const out = join(env.SSE_ARCHIVE || ARCHIVE_MOUNT, "oracle");
-  const results = env.SSE_RESULTS || RESULTS_MOUNT;
+  const out = join(settings.archive, "oracle");
   // The archive was the agent's: whatever it left at this name (a symlink out, a review of its
   // own) is not ours, even when nothing is reviewed.
   rmSync(out, { recursive: true, force: true });
@@ -83,7 +79,7 @@ export async function runOracle(env: Env): Promise<number> {
   let inputs: ReviewInputs;
   const review: Review = { status: "failed", verdict: null, reasons: "", grade: gradeOf(results), model: ep.model, wire: null, tokens: noUsage(), cost: null, duration_ms: 0 };
   try {
-    inputs = await gatherInputs(env);
+    inputs = await gatherInputs(settings);
   } catch (e) {
     if (e instanceof Skip) return skip(e.message);
     throw e;
