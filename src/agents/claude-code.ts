@@ -8,17 +8,18 @@
  * - `--strict-mcp-config`: the ssebench MCP server only, whatever the tree holds.
  */
 import type { Tokens } from "../contract/agent.ts";
+import type { DriverSettings } from "./config.ts";
 import type { Dialog } from "./dialog.ts";
 
 export const CLAUDE_MAX_TURNS = 500;
 
-export function claudeEnv(env: Record<string, string | undefined>, timeoutS: number): Record<string, string> {
-  const model = env.SSE_MODEL_NAME ?? "";
+export function claudeEnv(s: DriverSettings): Record<string, string> {
+  const model = s.model ?? "";
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  for (const [k, v] of Object.entries(s.inherited)) if (v !== undefined) out[k] = v;
   Object.assign(out, {
-    ANTHROPIC_BASE_URL: env.SSE_BASE_URL ?? "",
-    ANTHROPIC_AUTH_TOKEN: env.SSE_API_KEY ?? "",
+    ANTHROPIC_BASE_URL: s.baseUrl ?? "",
+    ANTHROPIC_AUTH_TOKEN: s.apiKey ?? "",
     ANTHROPIC_MODEL: model,
     ANTHROPIC_DEFAULT_OPUS_MODEL: model,
     ANTHROPIC_DEFAULT_SONNET_MODEL: model,
@@ -27,7 +28,7 @@ export function claudeEnv(env: Record<string, string | undefined>, timeoutS: num
     ANTHROPIC_SMALL_FAST_MODEL: model,
     CLAUDE_CODE_SUBAGENT_MODEL: model,
     ENABLE_TOOL_SEARCH: "false",
-    MCP_TOOL_TIMEOUT: String(timeoutS * 1000),
+    MCP_TOOL_TIMEOUT: String(s.timeoutS * 1000),
     MCP_TIMEOUT: "60000",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     DISABLE_AUTOUPDATER: "1",

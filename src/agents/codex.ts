@@ -17,6 +17,7 @@ import { join } from "node:path";
 import type { CliExit } from "./cli-process.ts";
 import { bundledCatalog, catalogEntry, writeCatalog } from "./codex-catalog.ts";
 import type { Tokens } from "../contract/agent.ts";
+import type { DriverSettings } from "./config.ts";
 import type { Dialog } from "./dialog.ts";
 
 /** A TOML basic string: JSON's escapes are all valid TOML escapes. */
@@ -67,14 +68,14 @@ export function codexEnv(env: Record<string, string | undefined>, codexHome: str
 }
 
 /** Writes ~/.codex/config.toml (0600 in a 0700 folder) and gives the CLI's argv and environment. */
-export function codexLaunch(c: { env: Record<string, string | undefined>; model: string; agentDir: string; mcpUrl: string; timeoutS: number }): { argv: string[]; env: Record<string, string> } {
-  const codexHome = join(c.env.HOME || "/tmp", ".codex");
+export function codexLaunch(c: DriverSettings & { model: string; mcpUrl: string }): { argv: string[]; env: Record<string, string> } {
+  const codexHome = join(c.home, ".codex");
   mkdirSync(codexHome, { recursive: true, mode: 0o700 });
   const bin = join(c.agentDir, "bin", "codex");
-  const env = codexEnv(c.env, codexHome);
+  const env = codexEnv(c.inherited, codexHome);
   const entry = catalogEntry(bundledCatalog(bin, env), c.model);
   const catalog = entry ? writeCatalog(codexHome, entry) : undefined;
-  writeFileSync(join(codexHome, "config.toml"), codexConfig(c.model, c.env.SSE_BASE_URL ?? "", c.mcpUrl, c.timeoutS, catalog), { mode: 0o600 });
+  writeFileSync(join(codexHome, "config.toml"), codexConfig(c.model, c.baseUrl ?? "", c.mcpUrl, c.timeoutS, catalog), { mode: 0o600 });
   return { argv: codexArgv(bin), env };
 }
 

@@ -10,12 +10,12 @@ import { join } from "node:path";
 import { describeCause, ExitCode, UserError } from "../errors.ts";
 import { ClaudeStream, claudeArgv, claudeEnv } from "./claude-code.ts";
 import { runCli } from "./cli-process.ts";
+import { type DriverSettings, need, readDriverSettings } from "./config.ts";
 import { CodexStream, codexLaunch } from "./codex.ts";
 import { Dialog } from "./dialog.ts";
 import { driverMsg } from "./messages.ts";
 import { gatewayWires, lockConfigDir, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
 import { DIALOG_FILE, type TaskBrief } from "../contract/agent.ts";
-import type { AgentEnv } from "../contract/env.ts";
 import { taskPrompt } from "./prompt.ts";
 
 export const DRIVERS = ["claude-code", "codex", "opencode"] as const;
@@ -27,33 +27,26 @@ interface Launch {
   stream: { line: (raw: string) => void; complete: (exit: { code: number; stopped: boolean }, durationMs: number) => void };
 }
 interface LaunchContext {
-  env: Record<string, string | undefined>;
+  settings: DriverSettings;
   model: string;
-  agentDir: string;
-  timeoutS: number;
   dialog: Dialog;
 }
 
 const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<Launch>> = {
   "claude-code": async (c) => ({
-    argv: claudeArgv(join(c.agentDir, "bin", "claude"), c.model, need(c.env, "SSE_MCP_URL")),
-    env: claudeEnv(c.env, c.timeoutS),
+    argv: claudeArgv(join(c.settings.agentDir, "bin", "claude"), c.model, need(c.settings.mcpUrl, "SSE_MCP_URL")),
+    env: claudeEnv(c.settings),
     stream: new ClaudeStream(c.dialog),
   }),
-  codex: async (c) => ({ ...codexLaunch({ ...c, mcpUrl: need(c.env, "SSE_MCP_URL") }), stream: new CodexStream(c.dialog) }),
+  codex: async (c) => ({ ...codexLaunch({ ...c.settings, model: c.model, mcpUrl: need(c.settings.mcpUrl, "SSE_MCP_URL") }), stream: new CodexStream(c.dialog) }),
   opencode: async (c) => {
-    const [baseUrl, key] = [need(c.env, "SSE_BASE_URL"), need(c.env, "SSE_API_KEY")];
+    const s = c.settings;
+    const [baseUrl, key] = [need(s.baseUrl, "SSE_BASE_URL"), need(s.apiKey, "SSE_API_KEY")];
     const wire = pickWire(await gatewayWires(baseUrl, key, c.model));
-    const setup = { baseUrl, key, model: c.model, mcpUrl: need(c.env, "SSE_MCP_URL"), wire, timeoutS: c.timeoutS };
-    lockConfigDir(c.env);
-    return { argv: opencodeArgv(join(c.agentDir, "bin", "opencode"), c.model), env: opencodeEnv(c.env, setup), stream: new OpencodeStream(c.dialog) };
+    const setup = { baseUrl, key, model: c.model, mcpUrl: need(s.mcpUrl, "SSE_MCP_URL"), wire, timeoutS: s.timeoutS };
+    lockConfigDir(s);
+    return { argv: opencodeArgv(join(s.agentDir, "bin", "opencode"), c.model), env: opencodeEnv(s.inherited, setup), stream: new OpencodeStream(c.dialog) };
   },
-};
-
-const need = (env: Record<string, string | undefined>, name: keyof AgentEnv): string => {
-  const v = env[name];
-  if (!v) throw new UserError(driverMsg.notSet(name));
-  return v;
 };
 
 function readBrief(file: string): TaskBrief {
@@ -71,17 +64,16 @@ export async function runDriver(args: string[], env: Record<string, string | und
   const [name = "", ...extra] = args;
   if (!(DRIVERS as readonly string[]).includes(name)) throw new UserError(driverMsg.unknownDriver(name, DRIVERS), ExitCode.usage);
   if (extra.length > 0) throw new UserError(driverMsg.extraArgs(extra), ExitCode.usage);
-  const archive = need(env, "SSE_ARCHIVE");
-  const brief = readBrief(need(env, "SSE_TASK_FILE"));
-  const model = need(env, "SSE_MODEL_NAME");
-  const cwd = env.SSE_SOURCE || brief.source;
-  const agentDir = env.SSE_AGENT_DIR || "/opt/agent";
-  const timeoutS = Number(env.TIMEOUT) > 0 ? Number(env.TIMEOUT) : 14400;
+  const settings = readDriverSettings(env);
+  const archive = need(settings.archive, "SSE_ARCHIVE");
+  const brief = readBrief(need(settings.taskFile, "SSE_TASK_FILE"));
+  const model = need(settings.model, "SSE_MODEL_NAME");
+  const cwd = settings.source ?? brief.source;
   const prompt = taskPrompt(brief);
   const dialog = new Dialog(join(archive, DIALOG_FILE));
   dialog.write({ type: "init", data: { task: brief.id, cwd, model, agent: name } });
   dialog.write({ type: "prompt", content: prompt });
-  const { argv, env: cliEnv, stream } = await LAUNCHERS[name as (typeof DRIVERS)[number]]({ env, model, agentDir, timeoutS, dialog });
+  const { argv, env: cliEnv, stream } = await LAUNCHERS[name as (typeof DRIVERS)[number]]({ settings, model, dialog });
   const exit = await runCli({
     argv,
     env: cliEnv,

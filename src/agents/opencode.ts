@@ -17,6 +17,7 @@
 import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Tokens } from "../contract/agent.ts";
+import type { DriverSettings } from "./config.ts";
 import type { Dialog } from "./dialog.ts";
 
 export const OPENCODE_MAX_STEPS = 500;
@@ -85,8 +86,8 @@ export function opencodeEnv(env: Record<string, string | undefined>, s: Opencode
 }
 
 /** Creates opencode's global config folder (empty: the config is inline) read-only; returns it. */
-export function lockConfigDir(env: Record<string, string | undefined>): string {
-  const dir = join(env.XDG_CONFIG_HOME || join(env.HOME || "/tmp", ".config"), "opencode");
+export function lockConfigDir(s: Pick<DriverSettings, "configHome">): string {
+  const dir = join(s.configHome, "opencode");
   mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o555);
   return dir;

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ClaudeStream, claudeArgv, claudeEnv } from "../../src/agents/claude-code.ts";
+import { readDriverSettings } from "../../src/agents/config.ts";
 import { Dialog } from "../../src/agents/dialog.ts";
 import { tempDir } from "../helpers/cli.ts";
 
@@ -16,7 +17,7 @@ const read = (file: string) =>
 
 describe("claude-code driver", () => {
   test("environment: gateway URL and key, every model slot, tool search off, MCP timeout = the agent's limit, no update or telemetry", () => {
-    const env = claudeEnv({ SSE_BASE_URL: "http://127.0.0.1:4000", SSE_API_KEY: "sk-1", SSE_MODEL_NAME: "m", ANTHROPIC_API_KEY: "leak", PATH: "/bin" }, 600);
+    const env = claudeEnv(readDriverSettings({ SSE_BASE_URL: "http://127.0.0.1:4000", SSE_API_KEY: "sk-1", SSE_MODEL_NAME: "m", ANTHROPIC_API_KEY: "leak", PATH: "/bin", TIMEOUT: "600" }));
     expect(env).toMatchObject({
       ANTHROPIC_BASE_URL: "http://127.0.0.1:4000",
       ANTHROPIC_AUTH_TOKEN: "sk-1",

@@ -3,6 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CodexStream, codexArgv, codexConfig, codexEnv, codexLaunch } from "../../src/agents/codex.ts";
 import { catalogEntry, writeCatalog } from "../../src/agents/codex-catalog.ts";
+import { readDriverSettings } from "../../src/agents/config.ts";
 import { Dialog } from "../../src/agents/dialog.ts";
 import { tempDir } from "../helpers/cli.ts";
 
@@ -78,7 +79,7 @@ describe("codex driver: configuration", () => {
 
   test("launch writes ~/.codex/config.toml (0600, in a 0700 folder) and points the CLI at it", () => {
     const home = join(dir.path, "home");
-    const launch = codexLaunch({ env: { HOME: home, SSE_BASE_URL: "http://127.0.0.1:4000", SSE_API_KEY: "k" }, model: "m", agentDir: "/opt/agent", mcpUrl: "http://127.0.0.1:3000/mcp", timeoutS: 30 });
+    const launch = codexLaunch({ ...readDriverSettings({ HOME: home, SSE_BASE_URL: "http://127.0.0.1:4000", SSE_API_KEY: "k", SSE_AGENT_DIR: "/opt/agent", TIMEOUT: "30" }), model: "m", mcpUrl: "http://127.0.0.1:3000/mcp" });
     expect(launch.argv[0]).toBe("/opt/agent/bin/codex");
     expect(launch.env.CODEX_HOME).toBe(join(home, ".codex"));
     const file = join(home, ".codex", "config.toml");

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { readDriverSettings } from "../../src/agents/config.ts";
 import { Dialog } from "../../src/agents/dialog.ts";
 import { lockConfigDir, OpencodeStream, opencodeArgv, opencodeConfig, opencodeEnv, pickWire } from "../../src/agents/opencode.ts";
 import { tempDir } from "../helpers/cli.ts";
@@ -58,11 +59,11 @@ describe("opencode driver", () => {
 
   test("the global config folder is made empty and read-only (opencode then skips its background npm install there)", () => {
     const home = join(dir.path, "home");
-    const made = lockConfigDir({ HOME: home });
+    const made = lockConfigDir(readDriverSettings({ HOME: home }));
     expect(made).toBe(join(home, ".config", "opencode"));
     expect(statSync(made).mode & 0o777).toBe(0o555);
     expect(readdirSync(made)).toEqual([]);
-    expect(lockConfigDir({ HOME: home, XDG_CONFIG_HOME: join(dir.path, "xdg") })).toBe(join(dir.path, "xdg", "opencode"));
+    expect(lockConfigDir(readDriverSettings({ HOME: home, XDG_CONFIG_HOME: join(dir.path, "xdg") }))).toBe(join(dir.path, "xdg", "opencode"));
   });
 
   test("argv: run with JSON events, the run's model under our provider, warnings to stderr", () => {
