@@ -2,7 +2,8 @@
  * images/base-images/build.sh on the real engine, for the Go image: a second build with unchanged
  * inputs only re-tags, and the tagged image is the one its labels describe (Go 1.22 with cgo). The
  * Python image: its labels name the python3 and pytest it runs, and pytest works for a user other
- * than root without writing caches into the tree it tests.
+ * than root without writing caches into the tree it tests. No image keeps package documentation
+ * (Debian's changelogs name CVEs), also for a package installed later with dpkg.
  * The first build here is instant where .ci/run built the images already; elsewhere it builds.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -58,5 +59,22 @@ describe.skipIf(!E2E)(`base images on a real engine${SKIP_REASON}`, () => {
     expect(lines[0]).toMatch(/^1 passed in [\d.]+s$/);
     expect(lines.slice(1, 3)).toEqual(["m.py", "test_m.py"]);
     expect(lines.at(-1)).toContain("No matching distribution found for pytest");
+  });
+
+  test("no image keeps package documentation but copyright files, also for a .deb installed later", async () => {
+    for (const lang of ["c", "go", "rust", "python"]) {
+      const script = [
+        "find /usr/share/doc /usr/share/man /usr/share/info -type f ! -name copyright | head -n 3",
+        // a package installed after the build: the path-excludes hold for dpkg -i too
+        "mkdir -p /tmp/p/DEBIAN /tmp/p/usr/share/doc/sse-probe /tmp/p/usr/share/man/man1",
+        "printf 'Package: sse-probe\nVersion: 1\nArchitecture: all\nMaintainer: x <x@x>\nDescription: probe\n' >/tmp/p/DEBIAN/control",
+        "echo CVE-0000-0000 | gzip >/tmp/p/usr/share/doc/sse-probe/changelog.Debian.gz",
+        "echo c >/tmp/p/usr/share/doc/sse-probe/copyright && echo m >/tmp/p/usr/share/man/man1/p.1",
+        "dpkg-deb -b /tmp/p /tmp/p.deb >/dev/null && dpkg -i /tmp/p.deb >/dev/null",
+        "find /usr/share/doc/sse-probe /usr/share/man/man1 -type f",
+      ].join(" && ");
+      const out = docker(["run", "--rm", "--network", "none", `base-generic-${lang}:1.0.0`, "sh", "-c", script]);
+      expect(`${lang}: ${out}`).toBe(`${lang}: /usr/share/doc/sse-probe/copyright`);
+    }
   });
 });

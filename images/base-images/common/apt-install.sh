@@ -23,6 +23,21 @@ Suites: bookworm-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SOURCES
+# No package documentation in the images (issue 28): Debian's changelogs, NEWS and README.Debian
+# name the CVEs their updates fix, and a task's agent would read them. dpkg leaves these paths out of
+# every package installed from now on (also the .debs a task installs with dpkg -i); what the root
+# image already has is deleted. Copyright files stay, as in debian:*-slim.
+cat >/etc/dpkg/dpkg.cfg.d/ssebench-no-docs <<'EXCLUDES'
+path-exclude /usr/share/doc/*
+path-include /usr/share/doc/*/copyright
+path-exclude /usr/share/man/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/lintian/*
+path-exclude /usr/share/linda/*
+EXCLUDES
+find /usr/share/doc -mindepth 1 ! -type d ! -name copyright -delete 2>/dev/null || true
+find /usr/share/doc -mindepth 1 -type d -empty -delete 2>/dev/null || true
+rm -rf /usr/share/man/* /usr/share/info/* /usr/share/lintian/* /usr/share/linda/*
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "$@"

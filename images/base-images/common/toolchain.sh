@@ -14,6 +14,10 @@ record() { [ -n "$2" ] || { echo "toolchain.sh: no version for $1" >&2; exit 1; 
 first_version() { grep -oE '[0-9]+\.[0-9]+(\.[0-9]+)?' | head -n 1; }
 has() { command -v "$1" >/dev/null 2>&1; }
 
+# No package documentation but copyright files (apt-install.sh): changelogs and NEWS name CVEs.
+docs=$(find /usr/share/doc /usr/share/man /usr/share/info -type f ! -name copyright 2>/dev/null | head -n 5)
+[ -z "$docs" ] || { printf 'toolchain.sh: package documentation left in the image:\n%s\n' "$docs" >&2; exit 1; }
+
 # C: every image has gcc (cgo and -sys crates need it); AddressSanitizer must report an overflow.
 printf '#include <string.h>\nint main(int c, char **v) { char b[4]; strcpy(b, v[0]); return b[0] == 0; }\n' >overflow.c
 gcc -fsanitize=address -g overflow.c -o overflow
