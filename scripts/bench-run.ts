@@ -15,9 +15,9 @@ import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_REGISTRY } from "../src/formats/patterns.ts";
-import { baseImages } from "../src/run/case-image.ts";
+import { baseImages } from "../src/run/layers/case-image.ts";
 import { ENTRYPOINT } from "../src/contract/paths.ts";
-import { CAPABILITIES } from "../src/run/container.ts";
+import { CAPABILITIES } from "../src/run/backends/container.ts";
 
 const { values } = parseArgs({ options: { task: { type: "string" }, runs: { type: "string" } } });
 const task = values.task ?? "htmlesc-quote-overflow";

@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startResultsReceiver } from "../src/run/upload/receiver.ts";
+import { startResultsReceiver } from "../src/run/backends/upload/receiver.ts";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);

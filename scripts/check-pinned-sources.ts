@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UserError } from "../src/errors.ts";
 import { msg } from "../src/run/messages.ts";
-import { readPinnedSources } from "../src/run/upstream-sources.ts";
+import { readPinnedSources } from "../src/run/layers/upstream-sources.ts";
 
 const dir = resolve(process.argv[2] ?? "datasets/debian");
 if (!existsSync(dir) || !statSync(dir).isDirectory()) {

@@ -180,7 +180,7 @@ async function verifySeconds(dir: string, id: string, verified: string | undefin
 }
 
 async function measure(dir: string, ids: string[], verified: string | undefined): Promise<void> {
-  const { stageUpstreamContext, sourcesCacheDir } = await import("../src/run/upstream-sources.ts");
+  const { stageUpstreamContext, sourcesCacheDir } = await import("../src/run/layers/upstream-sources.ts");
   const registry = process.env.SSEBENCH_REGISTRY || "ghcr.io/42-b3yond-6ug/ssebench";
   const measured = readMeasurements(dir);
   for (const id of ids) {

@@ -7,8 +7,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ensureNpmCli, npmCacheDir } from "../src/run/agent-npm.ts";
-import { listAgents, loadAgent } from "../src/run/agents.ts";
+import { ensureNpmCli, npmCacheDir } from "../src/run/layers/agent-npm.ts";
+import { listAgents, loadAgent } from "../src/run/layers/agents.ts";
 
 const agentsDir = join(import.meta.dir, "..", "agents");
 const names = process.argv.length > 2 ? process.argv.slice(2) : listAgents(agentsDir);

@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { npmCacheRoot } from "../src/run/agent-npm.ts";
+import { npmCacheRoot } from "../src/run/layers/agent-npm.ts";
 import { elfMachine, installNote, lockedIntegrity, runtimeFromNpm, TARGETS } from "./release-parts.ts";
 
 const root = resolve(import.meta.dir, "..");

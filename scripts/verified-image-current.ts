@@ -10,9 +10,9 @@
  */
 import { readFileSync } from "node:fs";
 import { DEFAULT_REGISTRY, normaliseRegistry } from "../src/catalog/image-refs.ts";
-import { baseImages, caseInputs } from "../src/run/case-image.ts";
-import { DockerCli } from "../src/run/docker.ts";
-import { inspectImages } from "../src/run/layers.ts";
+import { baseImages, caseInputs } from "../src/run/layers/case-image.ts";
+import { DockerCli } from "../src/run/backends/docker.ts";
+import { inspectImages } from "../src/run/layers/layers.ts";
 
 const [recordPath, folder] = process.argv.slice(2);
 if (!recordPath || !folder) {

@@ -1,8 +1,8 @@
 /** `ssebench images` and `ssebench images prune [--dry-run]` (docs/images.md). */
 import { usageError } from "../errors.ts";
 import { err, out, renderJson, write } from "../output/terminal.ts";
-import { listAgents, loadAgent } from "../run/agents.ts";
-import { DockerCli } from "../run/docker.ts";
+import { listAgents, loadAgent } from "../run/layers/agents.ts";
+import { DockerCli } from "../run/backends/docker.ts";
 import { findHome } from "../run/home.ts";
 import { VERSION } from "../version.ts";
 import { listImages } from "./inventory.ts";

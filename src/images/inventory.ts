@@ -2,14 +2,14 @@
  * The images ssebench made on this engine, with what each one is and belongs to, its size and the
  * containers that use it. An image is ssebench's when it carries one of ssebench's build labels:
  * `ssebench.inputs` (case images built from a folder, tool layers, agent files, agent layers:
- * run/layers.ts) or `ssebench.base.inputs` on an image named `base-<name>:<version>` (the base
+ * run/layers/layers.ts) or `ssebench.base.inputs` on an image named `base-<name>:<version>` (the base
  * images of images/base-images/build.sh: an image built FROM one inherits the label, so a case image
  * built by hand would otherwise look like a base image). Nothing else is listed, so nothing else can
  * be pruned. Two docker calls: `system df -v` (sizes shared
  * and unique, containers per image) and one `image inspect` of those images (labels, tags, bytes).
  */
-import { type Docker, dockerOk } from "../run/docker.ts";
-import { IMAGE_LABELS, INPUTS_LABEL } from "../run/layers.ts";
+import { type Docker, dockerOk } from "../run/backends/docker.ts";
+import { IMAGE_LABELS, INPUTS_LABEL } from "../run/layers/layers.ts";
 
 export const BASE_INPUTS_LABEL = "ssebench.base.inputs";
 const BASE_NAME = /(^|\/)base-[^/:]+:[^/]+$/;

@@ -14,8 +14,8 @@
  * (inventory.ts never lists those). Nothing is forced: the engine refuses to remove an image a
  * kept one is built on, and that is reported, not overridden.
  */
-import type { Docker } from "../run/docker.ts";
-import { firstLine } from "../run/docker.ts";
+import type { Docker } from "../run/backends/docker.ts";
+import { firstLine } from "../run/backends/docker.ts";
 import type { ImageEntry } from "./inventory.ts";
 import { msg } from "./messages.ts";
 

@@ -7,18 +7,18 @@ import { existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { out } from "../output/terminal.ts";
 import { usageError, UserError } from "../errors.ts";
-import { openBackend } from "../run/open-backend.ts";
-import { DockerCli } from "../run/docker.ts";
+import { openBackend } from "../run/backends/open.ts";
+import { DockerCli } from "../run/backends/docker.ts";
 import { findHome, type Home } from "../run/home.ts";
 import { msg as runMsg } from "../run/messages.ts";
 import { checkSegment, parseRunOptions, type RawRunArgs, type RunOptions } from "../run/options.ts";
 import { consoleReporter, type Reporter } from "../run/reporter.ts";
-import { newRunId } from "../run/results.ts";
+import { newRunId } from "../run/record/results.ts";
 import { flagCounts, matrixFlags, type MatrixFlags } from "./flags.ts";
 import { msg } from "./messages.ts";
 import { defaultJobs, type JobFile, memoryBytes, planTrials, type TaskImages, type TrialSpec } from "./plan.ts";
 import { predictionTrials, readPredictions, samePatches, savePatches } from "./predictions.ts";
-import { isAgentPath, PATCH_AGENT } from "../run/agents.ts";
+import { isAgentPath, PATCH_AGENT } from "../run/layers/agents.ts";
 import { latestByTrial, isInfraError } from "./rules.ts";
 import { type Emit, jsonProgress, plainProgress, terminalProgress } from "./progress.ts";
 import { runJob } from "./runner.ts";
@@ -92,7 +92,7 @@ async function planJob(name: string, matrix: MatrixFlags, spec: { tasks: string 
   }
   if (tasks.length === 0) throw usageError(msg.noTask());
   if (matrix.agents.length === 0) throw usageError(msg.noAgent());
-  const { loadAgent } = await import("../run/agents.ts");
+  const { loadAgent } = await import("../run/layers/agents.ts");
   const agents = await Promise.all(matrix.agents.map((a) => loadAgent(deps.home.agentsDir, a)));
   const clash = agents.find((a, i) => agents.findIndex((b) => b.name === a.name) !== i);
   if (clash) throw new UserError(msg.agentNameClash(clash.name, agents.filter((a) => a.name === clash.name).map((a) => a.dir)));
@@ -106,7 +106,7 @@ async function planJob(name: string, matrix: MatrixFlags, spec: { tasks: string 
 
 /** Every cell is checked as its runs will be, before anything is written or started. */
 async function finishPlan(name: string, trials: TrialSpec[], matrix: JobFile["matrix"], base: RunOptions, argv: string[], deps: { home: Home; reporter: Reporter }, dir: string): Promise<JobFile> {
-  const { loadAgent } = await import("../run/agents.ts");
+  const { loadAgent } = await import("../run/layers/agents.ts");
   const agents = await Promise.all(matrix.agents.map((a) => loadAgent(deps.home.agentsDir, a)));
   const { validateRun } = await import("../run/validate.ts");
   const images: Record<string, TaskImages> = {};

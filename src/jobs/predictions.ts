@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
-import { PATCH_AGENT } from "../run/agents.ts";
+import { PATCH_AGENT } from "../run/layers/agents.ts";
 import { msg } from "./messages.ts";
 import { NO_MODEL, type TrialSpec, trialKey } from "./plan.ts";
 

@@ -7,8 +7,8 @@
  */
 import { basename, join, relative } from "node:path";
 import { UserError } from "../errors.ts";
-import type { Backend } from "../run/backend.ts";
-import type { Docker } from "../run/docker.ts";
+import type { Backend } from "../run/backends/backend.ts";
+import type { Docker } from "../run/backends/docker.ts";
 import type { Home } from "../run/home.ts";
 import type { RunOptions } from "../run/options.ts";
 import { runTask } from "../run/orchestrate.ts";

@@ -5,7 +5,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
-import { writeJsonAtomic } from "../run/results.ts";
+import { writeJsonAtomic } from "../run/record/results.ts";
 import { msg } from "./messages.ts";
 import type { JobFile } from "./plan.ts";
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { datasetDir } from "../dataset/locate.ts";
 import { manifestOrFailure } from "../dataset/manifest-command.ts";
 import { err, out } from "../output/terminal.ts";
-import { DockerCli } from "../run/docker.ts";
+import { DockerCli } from "../run/backends/docker.ts";
 import { consoleReporter } from "../run/reporter.ts";
 import { registryMsg as m } from "./messages.ts";
 import { publishDataset } from "./publish.ts";

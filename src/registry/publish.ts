@@ -13,9 +13,9 @@ import { describeCause, UserError, usageError } from "../errors.ts";
 import { parseImagesLock, renderImagesLock, renderPublicationRecord } from "../formats/manifest/images-lock.ts";
 import type { Manifest, PublicationRecord } from "../formats/manifest/manifest-types.ts";
 import { LOCK_FILE, RECORDS_DIR } from "../formats/patterns.ts";
-import { caseBaseImages, ensureCaseImage, localCaseTag } from "../run/case-image.ts";
-import type { Docker } from "../run/docker.ts";
-import { inspectImages, refComponent } from "../run/layers.ts";
+import { caseBaseImages, ensureCaseImage, localCaseTag } from "../run/layers/case-image.ts";
+import type { Docker } from "../run/backends/docker.ts";
+import { inspectImages, refComponent } from "../run/layers/layers.ts";
 import type { Reporter } from "../run/reporter.ts";
 import { lockMessages } from "../dataset/messages.ts";
 import { registryMsg as m } from "./messages.ts";
@@ -42,7 +42,7 @@ export interface PublishDeps {
 interface Verdict {
   ok?: boolean;
   failures?: string[];
-  /** each run's `image` is the case image it graded (run/verify.ts) */
+  /** each run's `image` is the case image it graded (run/verify/verify.ts) */
   runs?: Record<string, { image?: string | null }>;
 }
 

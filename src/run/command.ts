@@ -1,6 +1,6 @@
 /** `ssebench run` behind the thin command file: options, real docker, consola, three stdout lines. */
 import { out } from "../output/terminal.ts";
-import { DockerCli } from "./docker.ts";
+import { DockerCli } from "./backends/docker.ts";
 import { findHome } from "./home.ts";
 import { parseRunOptions, type RawRunArgs } from "./options.ts";
 import { runTask } from "./orchestrate.ts";

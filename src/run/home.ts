@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { UserError } from "../errors.ts";
-import { cacheDir } from "./content-hash.ts";
+import { cacheDir } from "./layers/content-hash.ts";
 import { extractHome, type HomeModule } from "./embedded-home-files.ts";
 import { msg } from "./messages.ts";
 

@@ -5,8 +5,8 @@
 import { availableParallelism } from "node:os";
 import { UserError, usageError } from "../errors.ts";
 import type { Resources } from "../formats/run/summary.ts";
-import { isAgentPath } from "./agents.ts";
-import { BACKENDS, type BackendName } from "./backend.ts";
+import { isAgentPath } from "./layers/agents.ts";
+import { BACKENDS, type BackendName } from "./backends/backend.ts";
 import { msg } from "./messages.ts";
 
 export const MODES = ["sandbox", "sidecar"] as const;

@@ -5,7 +5,7 @@
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Docker, dockerOk } from "./docker.ts";
+import { type Docker, dockerOk } from "./backends/docker.ts";
 
 export interface ExtractedPatch {
   path: string;

@@ -3,17 +3,17 @@
  * on that, each built only when its inputs changed; a failed build's output is kept in the run
  * folder.
  */
-import { caseBaseImages, ensureCaseImage } from "./case-image.ts";
-import { saveDigestCache } from "./content-hash.ts";
-import type { Docker } from "./docker.ts";
+import { caseBaseImages, ensureCaseImage } from "./layers/case-image.ts";
+import { saveDigestCache } from "./layers/content-hash.ts";
+import type { Docker } from "./backends/docker.ts";
 import type { RunGuard } from "./guard.ts";
 import type { Home } from "./home.ts";
-import { buildLogFile, ensureLayer, IMAGE_LABELS, type ImageInfo, inspectImages } from "./layers.ts";
+import { buildLogFile, ensureLayer, IMAGE_LABELS, type ImageInfo, inspectImages } from "./layers/layers.ts";
 import { msg } from "./messages.ts";
 import type { Reporter } from "./reporter.ts";
-import { ensureNpmCli, npmBuildContext, npmCacheDir } from "./agent-npm.ts";
-import { agentFilesSpec, agentLayerInputs, agentLayerSpec, checkAgentImage, imageConfigs } from "./agent-layer.ts";
-import { agentFilesTag, agentTag, toolInputs, toolLayerSpec, toolTag } from "./tool-layers.ts";
+import { ensureNpmCli, npmBuildContext, npmCacheDir } from "./layers/agent-npm.ts";
+import { agentFilesSpec, agentLayerInputs, agentLayerSpec, checkAgentImage, imageConfigs } from "./layers/agent-layer.ts";
+import { agentFilesTag, agentTag, toolInputs, toolLayerSpec, toolTag } from "./layers/tool-layers.ts";
 import type { RunPlan } from "./validate.ts";
 
 export interface LayerDeps {

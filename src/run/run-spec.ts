@@ -2,9 +2,9 @@
 import type { RunEnv } from "../contract/env.ts";
 import { ARCHIVE_MOUNT } from "../contract/paths.ts";
 import type { RunConfig } from "../formats/run/summary.ts";
-import type { ContainerSpec } from "./container.ts";
+import type { ContainerSpec } from "./backends/container.ts";
 import type { RunOptions } from "./options.ts";
-import type { RunDir } from "./results.ts";
+import type { RunDir } from "./record/results.ts";
 import { pickRunUids } from "./run-uids.ts";
 import type { RunPlan } from "./validate.ts";
 

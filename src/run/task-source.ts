@@ -8,10 +8,10 @@ import { basename, join, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
 import type { ManifestTask, TaskMetadata } from "../formats/manifest/manifest-types.ts";
 import { DATASET_FILE, DEFAULT_ARCH } from "../formats/patterns.ts";
-import { type CaseSource, localCaseTag } from "./case-image.ts";
-import { cacheDir } from "./content-hash.ts";
+import { type CaseSource, localCaseTag } from "./layers/case-image.ts";
+import { cacheDir } from "./layers/content-hash.ts";
 import { msg } from "./messages.ts";
-import { cachedValidation } from "./validation-cache.ts";
+import { cachedValidation } from "./layers/validation-cache.ts";
 
 export interface ResolvedTask {
   id: string;

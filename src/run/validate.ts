@@ -7,14 +7,14 @@ import { DEFAULT_REGISTRY, normaliseRegistry } from "../catalog/image-refs.ts";
 import { UserError } from "../errors.ts";
 import type { TaskMetadata } from "../formats/manifest/manifest-types.ts";
 import type { LoadedModel } from "../gateway/models.ts";
-import { type Agent, agentUsesModel, loadAgent, PATCH_AGENT } from "./agents.ts";
+import { type Agent, agentUsesModel, loadAgent, PATCH_AGENT } from "./layers/agents.ts";
 import type { Home } from "./home.ts";
 import { msg } from "./messages.ts";
-import { cacheDir } from "./content-hash.ts";
+import { cacheDir } from "./layers/content-hash.ts";
 import { loadModel } from "./models.ts";
 import type { RunOptions } from "./options.ts";
 import { loadPlugins, type PluginSelection, selectPlugins } from "./plugins.ts";
-import { NO_MODEL } from "./results.ts";
+import { NO_MODEL } from "./record/results.ts";
 import { type ResolvedTask, resolveCatalogTask, resolveLocalTask } from "./task-source.ts";
 
 export interface RunPlan {

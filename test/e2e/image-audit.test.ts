@@ -9,7 +9,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/run/summary.ts";
-import type { TaskVerdict } from "../../src/run/verify.ts";
+import type { TaskVerdict } from "../../src/run/verify/verify.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
 import { DEMO_TASK, demoDir, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";
 

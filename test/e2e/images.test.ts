@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DockerCli } from "../../src/run/docker.ts";
-import { ensureLayer, IMAGE_LABELS, type LayerSpec } from "../../src/run/layers.ts";
+import { DockerCli } from "../../src/run/backends/docker.ts";
+import { ensureLayer, IMAGE_LABELS, type LayerSpec } from "../../src/run/layers/layers.ts";
 import { memoryReporter } from "../../src/run/reporter.ts";
 import { VERSION } from "../../src/version.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";

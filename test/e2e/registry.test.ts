@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_REGISTRY, normaliseRegistry } from "../../src/catalog/image-refs.ts";
-import { localCaseTag } from "../../src/run/case-image.ts";
-import { DockerCli, type Docker } from "../../src/run/docker.ts";
+import { localCaseTag } from "../../src/run/layers/case-image.ts";
+import { DockerCli, type Docker } from "../../src/run/backends/docker.ts";
 import { registryMsg as m } from "../../src/registry/messages.ts";
 import { RegistryPusher } from "../../src/run/backends/registry-push.ts";
 import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";

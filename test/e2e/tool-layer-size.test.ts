@@ -8,11 +8,11 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/run/summary.ts";
-import { DockerCli } from "../../src/run/docker.ts";
+import { DockerCli } from "../../src/run/backends/docker.ts";
 import { findHome } from "../../src/run/home.ts";
-import { ensureLayer } from "../../src/run/layers.ts";
+import { ensureLayer } from "../../src/run/layers/layers.ts";
 import { memoryReporter } from "../../src/run/reporter.ts";
-import { toolInputs, toolLayerSpec } from "../../src/run/tool-layers.ts";
+import { toolInputs, toolLayerSpec } from "../../src/run/layers/tool-layers.ts";
 import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
 import { DEMO_TASK, demoDir, docker, E2E, readJson, SKIP_REASON } from "./helpers.ts";
 

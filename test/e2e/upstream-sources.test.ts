@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureCaseImage } from "../../src/run/case-image.ts";
-import { DockerCli } from "../../src/run/docker.ts";
-import { inspectImages } from "../../src/run/layers.ts";
+import { ensureCaseImage } from "../../src/run/layers/case-image.ts";
+import { DockerCli } from "../../src/run/backends/docker.ts";
+import { inspectImages } from "../../src/run/layers/layers.ts";
 import { memoryReporter } from "../../src/run/reporter.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { docker, E2E, SKIP_REASON } from "./helpers.ts";

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { TaskVerdict } from "../../src/run/verify.ts";
+import type { TaskVerdict } from "../../src/run/verify/verify.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
 import { demoDir, E2E, readJson, SKIP_REASON } from "./helpers.ts";
 

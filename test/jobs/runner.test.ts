@@ -14,7 +14,7 @@ import { planTrials } from "../../src/jobs/plan.ts";
 import { plainProgress } from "../../src/jobs/progress.ts";
 import { type JobDeps, runJob } from "../../src/jobs/runner.ts";
 import { readTrials, writeJobFile } from "../../src/jobs/store.ts";
-import type { DockerCallOptions } from "../../src/run/docker.ts";
+import type { DockerCallOptions } from "../../src/run/backends/docker.ts";
 import { parseRunOptions } from "../../src/run/options.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { checkoutHome, FakeDocker, type FakeContainer, passedResult } from "../run/fake-docker.ts";

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node
 import { join } from "node:path";
 import { manifestOrFailure } from "../../src/dataset/manifest-command.ts";
 import type { Manifest } from "../../src/formats/manifest/manifest-types.ts";
-import type { Docker } from "../../src/run/docker.ts";
+import type { Docker } from "../../src/run/backends/docker.ts";
 import { memoryReporter } from "../../src/run/reporter.ts";
 import { registryMsg as m } from "../../src/registry/messages.ts";
 import { publishDataset } from "../../src/registry/publish.ts";

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { msg as jobMsg } from "../../src/jobs/messages.ts";
-import { agentUsesModel, isAgentPath, listAgents, loadAgent } from "../../src/run/agents.ts";
+import { agentUsesModel, isAgentPath, listAgents, loadAgent } from "../../src/run/layers/agents.ts";
 import { msg } from "../../src/run/messages.ts";
 import { parseRunOptions } from "../../src/run/options.ts";
 import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";

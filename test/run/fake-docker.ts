@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Docker, DockerCallOptions, DockerResult } from "../../src/run/docker.ts";
+import type { Docker, DockerCallOptions, DockerResult } from "../../src/run/backends/docker.ts";
 import type { Home } from "../../src/run/home.ts";
 import { repoRoot } from "../helpers/cli.ts";
 

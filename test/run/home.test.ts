@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { listAgents } from "../../src/run/agents.ts";
+import { listAgents } from "../../src/run/layers/agents.ts";
 import { collectHomeFiles, EMBEDDED_PATHS, extractHome, homeDigest, type HomeModule } from "../../src/run/embedded-home-files.ts";
 import { findHome, type HomeSources } from "../../src/run/home.ts";
 import { msg } from "../../src/run/messages.ts";

@@ -7,7 +7,7 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, readlinkSync, statfsSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/run/summary.ts";
-import { checkFreeSpace } from "../../src/run/engine-check.ts";
+import { checkFreeSpace } from "../../src/run/backends/engine-check.ts";
 import { msg } from "../../src/run/messages.ts";
 import { parseRunOptions, type RawRunArgs } from "../../src/run/options.ts";
 import { runTask } from "../../src/run/orchestrate.ts";

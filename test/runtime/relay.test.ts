@@ -3,10 +3,10 @@ import { expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startResultsReceiver } from "../../src/run/upload/receiver.ts";
+import { startResultsReceiver } from "../../src/run/backends/upload/receiver.ts";
 import { msg } from "../../src/runtime/messages.ts";
 import { entrypointBin } from "../helpers/cli.ts";
-import { entry, tarball } from "../run/upload/tar-bytes.ts";
+import { entry, tarball } from "../run/backends/upload/tar-bytes.ts";
 
 test("an upload through the relay reaches the receiver's socket; the relay runs with no_new_privs; SIGTERM ends the relay", async () => {
   const dir = mkdtempSync(join(tmpdir(), "push-relay-"));

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startResultsReceiver } from "../../src/run/upload/receiver.ts";
+import { startResultsReceiver } from "../../src/run/backends/upload/receiver.ts";
 import { fileTree } from "../helpers/file-tree.ts";
 import { msg } from "../../src/runtime/messages.ts";
 import { entrypointBin } from "../helpers/cli.ts";

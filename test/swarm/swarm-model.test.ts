@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/run/summary.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
-import { trialNames } from "../../src/run/swarm-service.ts";
+import { trialNames } from "../../src/run/backends/swarm-service.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
 import { agentModelsHome, DEMO_TASK, type DialogLine, demoDir, jsonl, readJson } from "../e2e/helpers.ts";
 import { leftovers, nodes, nodeWithRole, onManager, runIdsStarted, SKIP, SWARM, swarmEnv } from "./helpers.ts";

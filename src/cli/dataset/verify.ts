@@ -16,7 +16,7 @@ export default defineCommand({
     ...jsonArg,
   },
   async run({ args }) {
-    const { verifyCommand } = await import("../../run/verify-command.ts");
+    const { verifyCommand } = await import("../../run/verify/verify-command.ts");
     return verifyCommand({ ...args, tasks: args._ as string[] });
   },
 });

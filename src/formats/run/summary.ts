@@ -94,7 +94,7 @@ export interface Provenance {
   job: string | null;
 }
 
-/** How the agent ran (src/run/agent-record.ts); which agent and version: `provenance.agent`. */
+/** How the agent ran (src/run/record/agent-record.ts); which agent and version: `provenance.agent`. */
 export interface AgentRecord {
   /** the entrypoint's driver (`CMD ["ssebench:agent", "<driver>"]`), null for an agent's own command */
   driver: string | null;

@@ -1,6 +1,6 @@
 /**
  * The check of a parsed `upstream/sources.yaml` that both readers use: `ssebench run` / `dataset
- * verify` before they fetch the pinned files (src/run/upstream-sources.ts) and `dataset validate`
+ * verify` before they fetch the pinned files (src/run/layers/upstream-sources.ts) and `dataset validate`
  * offline. A valid file passes the validator compiled from the model (upstream-sources.ts) without
  * loading arktype; the model names the problems of any other. What JSON Schema cannot say (the
  * file name a URL gives, two files of one name) is checked here.

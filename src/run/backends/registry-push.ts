@@ -6,7 +6,7 @@
  */
 import { normaliseRegistry } from "../../catalog/image-refs.ts";
 import { UserError } from "../../errors.ts";
-import { type Docker, firstLine } from "../docker.ts";
+import { type Docker, firstLine } from "./docker.ts";
 import { pushMsg as m } from "../messages.ts";
 
 const REGISTRY = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]{1,5})?(\/[a-z0-9]+([._-]+[a-z0-9]+)*)*$/;
@@ -79,7 +79,7 @@ export class RegistryPusher {
   }
 
   /**
-   * A run's tool and agent layers (named as run/tool-layers.ts names them under `buildRegistry`)
+   * A run's tool and agent layers (named as run/layers/tool-layers.ts names them under `buildRegistry`)
    * pushed under the same paths in this registry; the pinned references the nodes pull.
    */
   async pushRunLayers(layers: { tool: string; agent: string }, buildRegistry: string, signal?: AbortSignal): Promise<{ tool: string; agent: string }> {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Docker, DockerResult } from "../../../src/run/docker.ts";
+import type { Docker, DockerResult } from "../../../src/run/backends/docker.ts";
 import { registryMsg as m } from "../../../src/registry/messages.ts";
 import { checkedRegistry, pushedDigest, RegistryPusher, splitTag } from "../../../src/run/backends/registry-push.ts";
 

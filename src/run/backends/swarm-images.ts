@@ -1,0 +1,66 @@
+/**
+ * How the agent layer, built on the local engine, reaches the swarm's nodes. With
+ * SSEBENCH_SWARM_REGISTRY it is pushed there (only the blobs the registry lacks) and started by
+ * digest under the name the nodes reach the registry by (SSEBENCH_SWARM_REGISTRY_PULL), so each
+ * node pulls what it lacks. Without one, `docker save | docker load` into every node listed in
+ * SSEBENCH_SWARM_NODES that lacks it: once per node and image, one load at a time per node.
+ */
+import { UserError } from "../../errors.ts";
+import type { RegistryPusher } from "./registry-push.ts";
+import { type Docker, firstLine } from "./docker.ts";
+import { msg } from "../messages.ts";
+
+export class SwarmImages {
+  private readonly loads = new Map<string, Promise<void>>();
+  private pusher: Promise<RegistryPusher> | undefined;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly nodes: Map<string, string>,
+    private readonly engine: (node: string) => Docker,
+    private readonly local: Docker,
+  ) {}
+
+  /** The reference a service starts: a pinned registry reference, or the image ID on the nodes. */
+  async prepare(image: string, signal?: AbortSignal): Promise<string> {
+    const registry = this.env.SSEBENCH_SWARM_REGISTRY;
+    if (registry) {
+      this.pusher ??= import("./registry-push.ts").then(
+        ({ RegistryPusher }) => new RegistryPusher(this.local, registry, { pullFrom: this.env.SSEBENCH_SWARM_REGISTRY_PULL || undefined }),
+      );
+      return (await this.pusher).push(image, "ssebench/trial", image.replace(/^sha256:/, "").slice(0, 24), signal);
+    }
+    await Promise.all([...this.nodes.keys()].map((node) => this.loadInto(node, image, signal)));
+    return image;
+  }
+
+  private loadInto(node: string, image: string, signal?: AbortSignal): Promise<void> {
+    const key = `${node}\0${image}`;
+    const known = this.loads.get(key);
+    if (known) return known;
+    const previous = [...this.loads.entries()].filter(([k]) => k.startsWith(`${node}\0`)).map(([, p]) => p.catch(() => {}));
+    const engine = this.engine(node);
+    const address = this.nodes.get(node) as string;
+    const loading = Promise.all(previous).then(async () => {
+      if ((await engine.call(["image", "inspect", "--format", "{{.Id}}", image])).code === 0) return;
+      const docker = Bun.which("docker", { PATH: this.env.PATH ?? "" }) ?? "docker";
+      const save = Bun.spawn([docker, "save", image], { env: this.env, stdout: "pipe", stderr: "pipe" });
+      const load = Bun.spawn([docker, "load", "--quiet"], { env: { ...this.env, DOCKER_HOST: address }, stdin: save.stdout, stdout: "pipe", stderr: "pipe" });
+      const abort = () => {
+        save.kill();
+        load.kill();
+      };
+      signal?.addEventListener("abort", abort, { once: true });
+      try {
+        const [saved, loaded, saveErr, loadErr] = await Promise.all([save.exited, load.exited, new Response(save.stderr).text(), new Response(load.stderr).text()]);
+        if (saved !== 0 || loaded !== 0) throw new UserError(msg.dockerFailed(`loading the image into node ${node}`, "save | load", saved || loaded, firstLine(saveErr || loadErr)));
+      } finally {
+        signal?.removeEventListener("abort", abort);
+      }
+    });
+    // A failed load is tried again by the next trial.
+    loading.catch(() => this.loads.delete(key));
+    this.loads.set(key, loading);
+    return loading;
+  }
+}
