@@ -2,7 +2,8 @@
  * The Swarm backend (docs/backends.md): each trial is a one-task service (a replicated job on
  * engines that clean those up, else one replica that never restarts) on its own internal overlay
  * network, started through a manager's engine (SSEBENCH_SWARM_HOST). Images built on the local
- * engine reach the nodes through a registry or by save | load (swarm-images.ts). Results come home by the entrypoint's upload to this process's results
+ * engine reach the nodes through a registry or by save | load (swarm-images.ts); each trial is watched
+ * until it ends (swarm-trial.ts). Results come home by the entrypoint's upload to this process's results
  * receiver, through a relay container on the trial's network and this node (SSEBENCH_SWARM_RESULTS=
  * upload, the default), or by `docker cp` through the task's node engine (=copy). A task that is
  * rejected, never starts, or whose node goes down ends the trial as a start error, which the run
@@ -19,53 +20,11 @@ import type { ContainerSpec, ContainerState } from "./container.ts";
 import { type Docker, DockerCli, engineAddress, firstLine } from "./docker.ts";
 import { msg } from "../messages.ts";
 import { SwarmImages } from "./swarm-images.ts";
-import { jobsCleanUp, modelSecretText, networkArgs, parseNodes, relayArgs, ROLE_LABEL, serviceArgs, type TrialNames, trialNames } from "./swarm-service.ts";
-import type { ExpectedUpload, ResultsReceiver } from "./upload/receiver.ts";
+import { jobsCleanUp, modelSecretText, networkArgs, parseNodes, relayArgs, ROLE_LABEL, serviceArgs, trialNames } from "./swarm-service.ts";
+import { SwarmTrial, watchTask } from "./swarm-trial.ts";
+import type { ResultsReceiver } from "./upload/receiver.ts";
 
 const RECEIVER_SOCKET = "results.sock";
-
-/** Task states before its container runs, and the ones it never leaves (swarmkit's TaskState). */
-const WAITING = new Set(["new", "allocated", "pending", "assigned", "accepted", "preparing", "ready", "starting"]);
-const ENDED = new Set(["complete", "failed", "shutdown", "rejected", "orphaned", "remove"]);
-
-interface TaskStatus {
-  Timestamp?: string;
-  State?: string;
-  Err?: string;
-  ContainerStatus?: { ContainerID?: string; ExitCode?: number };
-}
-
-class SwarmTrial implements Trial {
-  done: Promise<number> = Promise.resolve(0);
-  service: string | undefined;
-  refusal: string | undefined;
-  stopping = false;
-  node = "";
-  container = "";
-  startedAt: string | null = null;
-  finishedAt: string | null = null;
-  exitCode: number | null = null;
-  upload: ExpectedUpload | undefined;
-  /** the relay's `docker run`, settled once it ran or failed (cleanup waits for it) */
-  relay: Promise<UserError | undefined> | undefined;
-  withModel = false;
-  /** whether its `docker run` was asked for (only then is there a container to remove) */
-  relayAsked = false;
-  /** resolves once the scheduler gave the task a node, or the watch ended without one */
-  readonly placed: Promise<void>;
-  markPlaced: () => void = () => {};
-  constructor(readonly names: TrialNames, readonly withPatch: boolean) {
-    this.placed = new Promise((resolve) => (this.markPlaced = resolve));
-  }
-  id(): string | undefined {
-    return this.service;
-  }
-  startError(): string | undefined {
-    return this.refusal;
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class SwarmBackend implements Backend {
   readonly name = "swarm" as const;
@@ -195,7 +154,7 @@ export class SwarmBackend implements Backend {
       return 125;
     }
     trial.service = names.service;
-    const [code, relayFailed] = await Promise.all([this.watch(trial).finally(trial.markPlaced), trial.relay]);
+    const [code, relayFailed] = await Promise.all([watchTask(this.manager, this.env, trial).finally(trial.markPlaced), trial.relay]);
     if (relayFailed && !trial.refusal) trial.refusal = relayFailed.message;
     const logs = await this.manager.call(["service", "logs", "--raw", names.service], { signal: AbortSignal.timeout(15_000) }).catch(() => undefined);
     if (logs && (logs.stdout || logs.stderr)) onOutput(logs.stdout + logs.stderr);
@@ -238,62 +197,6 @@ export class SwarmBackend implements Backend {
   }
 
   /** Polls the service's one task until it ends; the exit code, or 125 with trial.refusal set. */
-  private async watch(trial: SwarmTrial): Promise<number> {
-    const service = trial.names.service;
-    const startSeconds = Number(this.env.SSEBENCH_SWARM_START_TIMEOUT) || 600;
-    const pollMs = Number(this.env.SSEBENCH_SWARM_POLL_MS) || 250;
-    const startBy = Date.now() + startSeconds * 1000;
-    let task = "";
-    let lastNodeCheck = 0;
-    for (;;) {
-      if (trial.stopping) return 143;
-      if (!task) {
-        const ps = await this.manager.call(["service", "ps", "--quiet", "--no-trunc", service]);
-        if (ps.code !== 0) return trial.stopping ? 143 : this.refuse(trial, "gone", firstLine(ps.stderr));
-        task = ps.stdout.trim().split("\n")[0] ?? "";
-      }
-      let status: TaskStatus = { State: "new" };
-      if (task) {
-        const r = await this.manager.call(["inspect", "--format", "{{json .Status}}\t{{.NodeID}}", task]);
-        if (r.code !== 0) return trial.stopping ? 143 : this.refuse(trial, "gone", firstLine(r.stderr));
-        const [json = "{}", node = ""] = r.stdout.trim().split("\t");
-        status = JSON.parse(json) as TaskStatus;
-        trial.node = node;
-        if (node) trial.markPlaced();
-        trial.container = status.ContainerStatus?.ContainerID ?? trial.container;
-      }
-      const state = status.State ?? "new";
-      if (state === "running" && !trial.startedAt) trial.startedAt = status.Timestamp ?? new Date().toISOString();
-      if (ENDED.has(state)) {
-        trial.finishedAt = status.Timestamp ?? new Date().toISOString();
-        const exit = status.ContainerStatus?.ExitCode;
-        if ((state === "complete" || state === "failed") && trial.container && exit !== undefined) return (trial.exitCode = exit);
-        if (trial.stopping) return 143;
-        return this.refuse(trial, state, status.Err ?? "no reason given");
-      }
-      if (WAITING.has(state) && Date.now() > startBy) {
-        trial.refusal = msg.swarmNotStarted(service, startSeconds, `${state}${status.Err ? ` (${status.Err})` : ""}`);
-        return 125;
-      }
-      if (state === "running" && trial.node && Date.now() - lastNodeCheck > 3000) {
-        lastNodeCheck = Date.now();
-        const n = await this.manager.call(["node", "inspect", "--format", "{{.Status.State}}", trial.node]);
-        if (n.code === 0 && n.stdout.trim() === "down") {
-          trial.refusal = msg.swarmNodeDown(service, trial.node);
-          return 125;
-        }
-      }
-      // Quick polls while a short trial may end; then every 2 s, so hundreds of running trials
-      // cost the orchestrator a few docker calls a second, not hundreds.
-      await sleep(trial.startedAt && Date.now() - Date.parse(trial.startedAt) > 20_000 ? Math.max(pollMs, 2000) : pollMs);
-    }
-  }
-
-  private refuse(trial: SwarmTrial, state: string, detail: string): number {
-    trial.refusal = msg.swarmRejected(trial.names.service, state, detail);
-    return 125;
-  }
-
   async stop(trial: Trial): Promise<void> {
     const t = trial as SwarmTrial;
     t.stopping = true;
@@ -368,7 +271,7 @@ export class SwarmBackend implements Backend {
         warnings.push(msg.swarmLeftover(`network ${names.network}`, firstLine(n.stderr)));
         break;
       }
-      await sleep(250);
+      await Bun.sleep(250);
     }
     return warnings;
   }
