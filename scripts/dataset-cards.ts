@@ -24,6 +24,8 @@ interface Card {
   package: string;
   version: string;
   cve: string;
+  published: string;
+  fixed: string;
   cwe: string;
   left_out: string;
   poc: string;
@@ -65,6 +67,10 @@ function readCard(dir: string, id: string): Card {
   for (const key of ["package", "version", "cve", "cwe", "left_out", "poc", "tests"]) {
     if (typeof sources[key] !== "string" || !(sources[key] as string).trim()) fail(`${sourcesFile}: ${key}: must be a non-empty string`);
   }
+  // Every task of this dataset has both days (the format alone lets a file that only pins go without).
+  for (const key of ["published", "fixed"]) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(String(sources[key] ?? ""))) fail(`${sourcesFile}: ${key}: must be a date, YYYY-MM-DD`);
+  }
   if (!/^CVE-\d{4}-\d{4,}$/.test(sources.cve as string)) fail(`${sourcesFile}: cve: must look like CVE-2024-12345`);
   if (!/^CWE-\d+$/.test(sources.cwe as string)) fail(`${sourcesFile}: cwe: must look like CWE-787`);
   if (sources.tests !== "upstream" && sources.tests !== "here") fail(`${sourcesFile}: tests: must be upstream or here`);
@@ -78,6 +84,8 @@ function readCard(dir: string, id: string): Card {
     package: text(sources.package),
     version: text(sources.version),
     cve: text(sources.cve),
+    published: text(sources.published),
+    fixed: text(sources.fixed),
     cwe: text(sources.cwe),
     left_out: text(sources.left_out),
     poc: text(sources.poc),
@@ -123,12 +131,14 @@ export function renderCards(dir: string): string {
     "`verify --repeat N`, the mean of the N). The cores are shared with other builds and verifies, and a",
     "verify's time grows with the load: compare tasks measured on the same day (docs/dataset-debian.md).",
     "",
-    "| Task | CVE | Project | Class | Build | Image | Verify |",
-    "|---|---|---|---|---|---|---|",
+    "Published is the day the CVE was published; Fixed, the day of the Debian update that fixed it.",
+    "",
+    "| Task | CVE | Published | Fixed | Project | Class | Build | Image | Verify |",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const c of cards) {
     const m = measured[c.id];
-    out.push(`| [${c.id}](#${c.id}) | ${c.cve} | ${cell(c.project)} | ${c.cwe} | ${seconds(m, "build_seconds")} | ${size(m)} | ${seconds(m, "verify_seconds")} |`);
+    out.push(`| [${c.id}](#${c.id}) | ${c.cve} | ${c.published} | ${c.fixed} | ${cell(c.project)} | ${c.cwe} | ${seconds(m, "build_seconds")} | ${size(m)} | ${seconds(m, "verify_seconds")} |`);
   }
   for (const c of cards) {
     const m = measured[c.id];
@@ -139,6 +149,7 @@ export function renderCards(dir: string): string {
       "| | |",
       "|---|---|",
       `| CVE | [${c.cve}](https://security-tracker.debian.org/tracker/${c.cve}) |`,
+      `| Published, fixed | ${c.published} (the CVE), ${c.fixed} (the Debian update) |`,
       `| Project | ${cell(c.project)} (${c.language}), ${c.repository} |`,
       `| Debian source | ${cell(c.package)} ${cell(c.version)}, without \`debian/patches/${cell(c.left_out)}\` |`,
       `| Class | ${c.cwe}: ${cell(c.type)} |`,

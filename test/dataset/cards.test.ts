@@ -19,6 +19,8 @@ describe("dataset cards", () => {
     expect(sources).toContain("cve: CVE-2024-45490");
     expect(text).toContain("## expat-cve-2024-45490\n");
     expect(text).toContain("| CVE | [CVE-2024-45490](https://security-tracker.debian.org/tracker/CVE-2024-45490) |");
+    expect(text).toContain("| Published, fixed | 2024-08-30 (the CVE), 2024-09-08 (the Debian update) |");
+    expect(text).toContain("| [expat-cve-2024-45490](#expat-cve-2024-45490) | CVE-2024-45490 | 2024-08-30 | 2024-09-08 | expat |");
   });
 
   test("a config change the README does not show fails --check with one line; a bad card field names the file", () => {
@@ -34,6 +36,9 @@ describe("dataset cards", () => {
       writeFileSync(file, readFileSync(file, "utf8").replace("cwe: CWE-787", "cwe: memory"));
       const bad = cards([copy, "--check"]);
       expect([bad.exitCode, bad.stderr.toString()]).toEqual([1, `dataset-cards: ${file}: cwe: must look like CWE-787\n`]);
+      writeFileSync(file, readFileSync(file, "utf8").replace("cwe: memory", "cwe: CWE-787").replace(/^fixed: .*\n/m, ""));
+      const undated = cards([copy, "--check"]);
+      expect([undated.exitCode, undated.stderr.toString()]).toEqual([1, `dataset-cards: ${file}: fixed: must be a date, YYYY-MM-DD\n`]);
       writeFileSync(file, "package: [\n");
       const yaml = cards([copy, "--check"]);
       expect([yaml.exitCode, yaml.stderr.toString()]).toEqual([

@@ -6,7 +6,7 @@
  * file name a URL gives, two files of one name) is checked here.
  */
 import { validators } from "../compiled-validators.js";
-import { SOURCES_RULES } from "./upstream-sources-rules.ts";
+import { SOURCES_DATES, SOURCES_RULES } from "./upstream-sources-rules.ts";
 
 // A file name dpkg-source would accept, and nothing that could climb out of upstream/.
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+~-]*$/;
@@ -21,6 +21,9 @@ export interface PinnedFile {
 export interface SourcesDocument {
   package: string;
   version: string;
+  /** YYYY-MM-DD, null when absent (the card needs them; the format does not) */
+  published: string | null;
+  fixed: string | null;
   files: PinnedFile[];
 }
 
@@ -51,15 +54,43 @@ function namedFiles(files: readonly { url: string; sha256: string }[]): { files:
   return { files: out, problems };
 }
 
+/** `published: 2024-08-30` unquoted is a YAML date (a Date here): the same day as a string. */
+function withDayStrings(data: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...data };
+  for (const key of SOURCES_DATES) {
+    const value = out[key];
+    if (value instanceof Date && !Number.isNaN(value.getTime())) out[key] = value.toISOString().slice(0, 10);
+  }
+  return out;
+}
+
+/** A YYYY-MM-DD that names no day of the calendar (2024-02-30), which the pattern lets through. */
+function badDays(doc: Record<string, unknown>): string[] {
+  return SOURCES_DATES.filter((key) => {
+    const value = doc[key];
+    return typeof value === "string" && !isDay(value);
+  }).map((key) => `${key}: ${SOURCES_RULES[key]}`);
+}
+
+const isDay = (value: string) => {
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value;
+};
+
 /** Checks a parsed sources.yaml; the problems are `key: rule` lines, in the file's order. */
-export function checkUpstreamSources(data: unknown): SourcesCheck {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return { ok: false, problems: ["must be a mapping"] };
+export function checkUpstreamSources(input: unknown): SourcesCheck {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return { ok: false, problems: ["must be a mapping"] };
+  const data = withDayStrings(input as Record<string, unknown>);
   if (!validators["upstream-sources"](data)) {
     const { sourcesModelProblems } = require("./upstream-sources.ts") as typeof import("./upstream-sources.ts");
     return { ok: false, problems: sourcesModelProblems(data) };
   }
-  const doc = data as { package: string; version: string; files: { url: string; sha256: string }[] };
+  const doc = data as { package: string; version: string; published?: string | null; fixed?: string | null; files: { url: string; sha256: string }[] };
+  const days = badDays(data);
   const named = namedFiles(doc.files);
-  if (named.problems.length > 0) return { ok: false, problems: named.problems };
-  return { ok: true, value: { package: doc.package.trim(), version: doc.version.trim(), files: named.files } };
+  if (days.length + named.problems.length > 0) return { ok: false, problems: [...days, ...named.problems] };
+  return {
+    ok: true,
+    value: { package: doc.package.trim(), version: doc.version.trim(), published: doc.published ?? null, fixed: doc.fixed ?? null, files: named.files },
+  };
 }

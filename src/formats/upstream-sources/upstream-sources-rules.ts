@@ -4,7 +4,9 @@
  * imports: the validator compiler loads this through the model before the validators exist.
  */
 
-export const SOURCES_FIELDS = ["package", "version", "cve", "cwe", "left_out", "poc", "tests", "files"] as const;
+export const SOURCES_FIELDS = ["package", "version", "cve", "published", "fixed", "cwe", "left_out", "poc", "tests", "files"] as const;
+/** The keys whose value is a day, YYYY-MM-DD (a YAML date unquoted, or a string). */
+export const SOURCES_DATES = ["published", "fixed"] as const;
 export const SOURCES_FILE_FIELDS = ["url", "sha256"] as const;
 
 export const SOURCES_PATTERNS = {
@@ -13,6 +15,7 @@ export const SOURCES_PATTERNS = {
   sha256: /^[0-9a-f]{64}$/,
   cve: /^CVE-\d{4}-\d{4,}$/,
   cwe: /^CWE-\d+$/,
+  date: /^\d{4}-\d{2}-\d{2}$/,
 };
 
 /** What each key must be, as every message says it. */
@@ -20,6 +23,8 @@ export const SOURCES_RULES: Record<string, string> = {
   package: "must be a non-empty string",
   version: "must be a non-empty string",
   cve: "must look like CVE-2024-45490",
+  published: "must be a date, YYYY-MM-DD",
+  fixed: "must be a date, YYYY-MM-DD",
   cwe: "must look like CWE-787",
   left_out: "must be a non-empty string",
   poc: "must be a non-empty string",

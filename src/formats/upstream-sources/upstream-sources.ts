@@ -25,6 +25,8 @@ export const upstreamSourcesModel = type({
   package: text("The Debian source package."),
   version: text("Its version (the .dsc's Version)."),
   cve: card(SOURCES_PATTERNS.cve, "The CVE the task is about"),
+  published: card(SOURCES_PATTERNS.date, "The day the CVE was published, YYYY-MM-DD"),
+  fixed: card(SOURCES_PATTERNS.date, "The day of the Debian update that fixed it (its DSA/DLA, point release or changelog entry), YYYY-MM-DD"),
   cwe: card(SOURCES_PATTERNS.cwe, "Its weakness class, such as CWE-787"),
   left_out: card(SOURCES_PATTERNS.text, "The debian/patches/ file the task leaves out: the fix"),
   poc: card(SOURCES_PATTERNS.text, "What the PoC shows, in one line"),

@@ -46,7 +46,7 @@ describe("upstream/sources.yaml", () => {
       [{ ...good, cve: "2024-1", cwe: "787", tests: "both" }, ["cve: must look like CVE-2024-45490", "cwe: must look like CWE-787", "tests: must be upstream or here"]],
       [{ ...good, files: [file("ftp://host/x"), file("https://host/y", "A".repeat(64))] }, ["files[0].url: must be an http(s) URL of a file", "files[1].sha256: must be 64 lowercase hex digits"]],
       [{ ...good, files: [3, { url: "https://host/y" }] }, ["files[0]: must be a mapping with url and sha256", "files[1].sha256: must be 64 lowercase hex digits"]],
-      [{ ...good, shas: 1, files: [{ ...file("https://host/y"), size: 3 }] }, ["files[0].size: is not a key of a pinned file (url, sha256)", "shas: is not a key of sources.yaml (package, version, cve, cwe, left_out, poc, tests, files)"]],
+      [{ ...good, shas: 1, files: [{ ...file("https://host/y"), size: 3 }] }, ["files[0].size: is not a key of a pinned file (url, sha256)", "shas: is not a key of sources.yaml (package, version, cve, published, fixed, cwe, left_out, poc, tests, files)"]],
       [{ ...good, files: [file("https://host/a%zz")] }, ["files[0].url: must be an http(s) URL of a file"]],
       [{ ...good, files: [file("https://host/dir/.."), file("https://host/%2e%2e%2fx")] }, ["files[0].url: '' is not a plain file name", "files[1].url: '../x' is not a plain file name"]],
       [{ ...good, files: [file("https://a/x.dsc"), file("https://b/x.dsc"), file("https://c/sources.yaml")] }, ["files[1].url: a second file named x.dsc", "files[2].url: a second file named sources.yaml"]],
@@ -54,8 +54,28 @@ describe("upstream/sources.yaml", () => {
     for (const [input, lines] of cases) expect([input, problems(input)]).toEqual([input, lines]);
   });
 
+  test("published and fixed: a day, YYYY-MM-DD, written as a YAML date or a string; optional in the format", () => {
+    const dated = readYamlFile(join(debian, "expat-cve-2024-45490", "upstream", "sources.yaml"));
+    if (!dated.ok) throw new Error(dated.cause);
+    // unquoted, YAML 1.1 reads a date (as PyYAML does); the check gives the same day as text
+    expect((dated.data as Record<string, unknown>).published).toBeInstanceOf(Date);
+    const r = checkUpstreamSources(dated.data);
+    expect(r.ok && [r.value.published, r.value.fixed]).toEqual(["2024-08-30", "2024-09-08"]);
+    const quoted = checkUpstreamSources({ ...good, published: "2024-08-30", fixed: "2024-09-08" });
+    expect(quoted.ok && [quoted.value.published, quoted.value.fixed]).toEqual(["2024-08-30", "2024-09-08"]);
+    const none = checkUpstreamSources(good);
+    expect(none.ok && [none.value.published, none.value.fixed]).toEqual([null, null]);
+    const cases: [unknown, string[]][] = [
+      [{ ...good, published: "2024-8-30", fixed: 20240908 }, ["published: must be a date, YYYY-MM-DD", "fixed: must be a date, YYYY-MM-DD"]],
+      [{ ...good, published: "2024-02-30", fixed: "2023-13-01" }, ["published: must be a date, YYYY-MM-DD", "fixed: must be a date, YYYY-MM-DD"]],
+      [{ ...good, published: "yesterday", cwe: "x" }, ["published: must be a date, YYYY-MM-DD", "cwe: must look like CWE-787"]],
+      [{ ...good, fixed: "2024-02-29", files: [file("https://a/x"), file("https://b/x")] }, ["files[1].url: a second file named x"]],
+    ];
+    for (const [input, lines] of cases) expect([input, problems(input)]).toEqual([input, lines]);
+  });
+
   test("the compiled validator and the model agree", () => {
-    const inputs: unknown[] = [good, { package: "p", version: "v", files: [file("https://h/f")] }, { ...good, poc: "" }, { ...good, left_out: "x.patch" }, { ...good, files: [] }, { ...good, tests: "upstream" }, { ...good, x: 1 }];
+    const inputs: unknown[] = [good, { package: "p", version: "v", files: [file("https://h/f")] }, { ...good, poc: "" }, { ...good, left_out: "x.patch" }, { ...good, files: [] }, { ...good, tests: "upstream" }, { ...good, x: 1 }, { ...good, published: "2024-08-30", fixed: null }, { ...good, fixed: "30.08.2024" }];
     for (const input of inputs) expect([input, validators["upstream-sources"](input)]).toEqual([input, !(upstreamSourcesModel(input) instanceof type.errors)]);
   });
 
