@@ -4,6 +4,7 @@
  * process or prints errors.
  */
 import type { ArgsDef, CommandDef } from "citty";
+import { Argv } from "../argv.ts";
 import { ExitCode, UserError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { rootCommands } from "./commands.ts";
@@ -57,11 +58,8 @@ function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/**
- * citty accepts any flag silently, and a string flag given last without a value becomes "", so
- * `--catalog` alone would quietly mean the default. A CI script with a typo deserves an error.
- */
-async function checkFlags(cmd: AnyCommand, path: string[], argv: string[]): Promise<void> {
+/** The names of a command's flags (with their kebab-case forms and aliases) and those that take a value. */
+async function flagNames(cmd: AnyCommand): Promise<{ known: Set<string>; takesValue: Set<string>; positionals: number; variadic: boolean }> {
   const args = (await resolve(cmd.args)) ?? {};
   const known = new Set<string>(["help", "h"]);
   const takesValue = new Set<string>();
@@ -82,33 +80,30 @@ async function checkFlags(cmd: AnyCommand, path: string[], argv: string[]): Prom
       if (def.type === "boolean") known.add(`no-${n}`);
     }
   }
+  return { known, takesValue, positionals, variadic };
+}
+
+/**
+ * Reads the command's words once (argv.ts) and checks them: citty accepts any flag silently, and a
+ * string flag given last without a value becomes "", so `--catalog` alone would quietly mean the
+ * default. A CI script with a typo deserves an error.
+ */
+async function readFlags(cmd: AnyCommand, path: string[], words: string[]): Promise<Argv> {
+  const { known, takesValue, positionals, variadic } = await flagNames(cmd);
+  const argv = Argv.read(words, takesValue);
   const where = `ssebench ${path.join(" ")}`;
-  const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i] as string;
-    if (token === "--") {
-      words.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!token.startsWith("-") || token === "-") {
-      words.push(token);
-      continue;
-    }
-    const [flag = "", inline] = token.split(/=(.*)/s, 2);
-    const name = flag.replace(/^--?/, "");
+  for (const { name, value, words: given } of argv.flags) {
+    const flag = (given[0] as string).split("=")[0];
     if (!known.has(name)) {
       throw new UserError(`${where}: unknown option '${flag}' (see '${where} --help')`, ExitCode.usage);
     }
-    if (takesValue.has(name) && inline === undefined) {
-      // Like the parser underneath, the next word is the value even if it starts with "-" (-o -, -3).
-      if (i + 1 >= argv.length) throw new UserError(`${where}: option '${flag}' needs a value`, ExitCode.usage);
-      i++;
-    }
+    if (takesValue.has(name) && value === undefined) throw new UserError(`${where}: option '${flag}' needs a value`, ExitCode.usage);
   }
-  const extra = variadic ? undefined : words[positionals];
+  const extra = variadic ? undefined : argv.positionals[positionals];
   if (extra !== undefined) {
     throw new UserError(`${where}: unexpected argument '${extra}' (see '${where} --help')`, ExitCode.usage);
   }
+  return argv;
 }
 
 async function printUsage(cmd: AnyCommand, parent?: AnyCommand): Promise<void> {
@@ -132,10 +127,11 @@ export async function main(argv: string[]): Promise<number> {
       await printUsage(cmd, parent);
       return wantsHelp ? ExitCode.ok : ExitCode.usage;
     }
-    await checkFlags(cmd, path, rest);
+    const given = await readFlags(cmd, path, rest);
     const { runCommand } = await import("citty");
     try {
-      const { result } = await runCommand(cmd, { rawArgs: rest });
+      // citty gives the command its typed args; `data` is the Argv, for flags given several times.
+      const { result } = await runCommand(cmd, { rawArgs: rest, data: given });
       return typeof result === "number" ? result : ExitCode.ok;
     } catch (error) {
       if (error instanceof Error && error.name === "CLIError") {

@@ -1,4 +1,5 @@
 import { type ArgsDef, defineCommand } from "citty";
+import type { Argv } from "../argv.ts";
 import { catalogArg } from "./args.ts";
 
 const args = {
@@ -46,28 +47,31 @@ const args = {
     "keep-container": { type: "boolean", description: "Keep the container (and its network) after the run" },
 } as const satisfies ArgsDef;
 
-const STRING_FLAGS: ReadonlySet<string> = new Set(Object.entries(args).filter(([, def]) => def.type === "string").map(([name]) => name));
-
 export default defineCommand({
   meta: {
     name: "run",
     description: "Run an agent on a task in a container and grade the patch it leaves; several tasks, agents or attempts make a job",
   },
   args,
-  async run({ args, rawArgs }) {
-    const { runOrJob } = await import("../jobs/run-entry.ts");
-    return runOrJob(
-      {
-        ...args,
-        runTimeout: args["run-timeout"],
-        gradingTimeout: args["grading-timeout"],
-        pidsLimit: args["pids-limit"],
-        runId: args["run-id"],
-        requirePass: args["require-pass"],
-        keepContainer: args["keep-container"],
-      },
-      rawArgs,
-      STRING_FLAGS,
-    );
+  /** One run, or a job when the command line asks for several trials (jobs/flags.ts). */
+  async run({ args, data }) {
+    const argv = data as Argv;
+    const raw = {
+      ...args,
+      runTimeout: args["run-timeout"],
+      gradingTimeout: args["grading-timeout"],
+      pidsLimit: args["pids-limit"],
+      runId: args["run-id"],
+      requirePass: args["require-pass"],
+      keepContainer: args["keep-container"],
+    };
+    const { checkSingleValued, isJob, matrixFlags } = await import("../jobs/flags.ts");
+    checkSingleValued(argv);
+    if (!isJob(argv, matrixFlags(argv))) {
+      const { runCommand } = await import("../run/command.ts");
+      return runCommand(raw, argv);
+    }
+    const { jobCommand } = await import("../jobs/command.ts");
+    return jobCommand(raw, argv);
   },
 });

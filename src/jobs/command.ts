@@ -5,6 +5,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { Argv } from "../argv.ts";
 import { out } from "../output/terminal.ts";
 import { usageError, UserError } from "../errors.ts";
 import { openBackend } from "../run/backends/open.ts";
@@ -14,7 +15,7 @@ import { msg as runMsg } from "../run/messages.ts";
 import { checkSegment, parseRunOptions, type RawRunArgs, type RunOptions } from "../run/options.ts";
 import { consoleReporter, type Reporter } from "../run/reporter.ts";
 import { newRunId } from "../run/record/results.ts";
-import { flagCounts, matrixFlags, type MatrixFlags } from "./flags.ts";
+import { matrixFlags, type MatrixFlags } from "./flags.ts";
 import { msg } from "./messages.ts";
 import { defaultJobs, type JobFile, memoryBytes, planTrials, type TaskImages, type TrialSpec } from "./plan.ts";
 import { predictionTrials, readPredictions, samePatches, savePatches } from "./predictions.ts";
@@ -49,38 +50,15 @@ const RESUME_OWN = new Set(["jobs", "retries", "job", "results", "require-pass",
 /** The flags that make the matrix (compared as trials on a resume). */
 const MATRIX = new Set(["task", "tasks", "agent", "model", "attempts"]);
 
-/** rawArgs without the given flags (and their values). */
-function dropFlags(rawArgs: readonly string[], drop: (name: string) => boolean, stringFlags: ReadonlySet<string>): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < rawArgs.length; i++) {
-    const token = rawArgs[i] ?? "";
-    const name = token.startsWith("--") ? (token.slice(2).split("=")[0] ?? "") : "";
-    const takesNext = name !== "" && stringFlags.has(name) && !token.includes("=");
-    if (name && drop(name)) {
-      if (takesNext) i++;
-      continue;
-    }
-    kept.push(token);
-    if (takesNext && i + 1 < rawArgs.length) kept.push(rawArgs[++i] as string);
-  }
-  return kept;
-}
-
-/** --local as an absolute path, so a resume from another folder finds the same tasks. */
 /** --local and every agent folder of --agent made absolute, so a resume from elsewhere finds them. */
-function absoluteLocal(rawArgs: readonly string[]): string[] {
+function absoluteLocal(argv: Argv): Argv {
   const agents = (list: string) => list.split(",").map((a) => (isAgentPath(a.trim()) ? resolve(a.trim()) : a)).join(",");
-  return rawArgs.map((token, i) => {
-    if (token.startsWith("--local=")) return `--local=${resolve(token.slice(8))}`;
-    if (token.startsWith("--agent=")) return `--agent=${agents(token.slice(8))}`;
-    if (rawArgs[i - 1] === "--agent") return agents(token);
-    return rawArgs[i - 1] === "--local" ? resolve(token) : token;
-  });
+  return argv.mapValues((name, value) => (name === "local" ? resolve(value) : name === "agent" ? agents(value) : value));
 }
 
-function baseOptions(args: RawJobArgs, rawArgs: readonly string[]): RunOptions {
+function baseOptions(args: RawJobArgs, argv: Argv): RunOptions {
   // task and agent are each trial's; the rest is checked as for one run.
-  return parseRunOptions({ ...args, task: "job", agent: "job", model: undefined }, rawArgs);
+  return parseRunOptions({ ...args, task: "job", agent: "job", model: undefined }, argv);
 }
 
 async function planJob(name: string, matrix: MatrixFlags, spec: { tasks: string | undefined; attempts: number; predicted?: TrialSpec[]; dir: string }, base: RunOptions, argv: string[], deps: { home: Home; reporter: Reporter }): Promise<JobFile> {
@@ -133,10 +111,9 @@ async function finishPlan(name: string, trials: TrialSpec[], matrix: JobFile["ma
   };
 }
 
-export async function jobCommand(args: RawJobArgs, rawArgs: readonly string[], stringFlags: ReadonlySet<string>): Promise<number> {
+export async function jobCommand(args: RawJobArgs, argv: Argv): Promise<number> {
   if (args.runId !== undefined) throw usageError(msg.jobRunId());
-  const counts = flagCounts(rawArgs, stringFlags);
-  const matrix = matrixFlags(rawArgs);
+  const matrix = matrixFlags(argv);
   for (const t of matrix.tasks) checkSegment("--task", t);
   for (const a of matrix.agents) if (!isAgentPath(a)) checkSegment("--agent", a);
   matrix.agents = matrix.agents.map((a) => (isAgentPath(a) ? resolve(a) : a));
@@ -146,14 +123,14 @@ export async function jobCommand(args: RawJobArgs, rawArgs: readonly string[], s
   const jobsFlag = wholeNumber(args.jobs, 1, 1000, msg.jobsCount);
   if (args.job !== undefined && !JOB_NAME.test(args.job)) throw usageError(msg.jobName(args.job));
   const name = args.job ?? `job-${newRunId()}`;
-  let base = baseOptions(args, rawArgs);
+  let base = baseOptions(args, argv);
   const reporter = await consoleReporter();
   const home = findHome();
   const dir = jobDir(base.results, name);
   const release = lockJob(dir, name);
   try {
     let job = readJobFile(dir);
-    const planning = ["task", "tasks", "agent", "model", "attempts"].some((f) => counts.has(f));
+    const planning = ["task", "tasks", "agent", "model", "attempts"].some((f) => argv.has(f));
     if (planning && args.predictions !== undefined) throw usageError(msg.predictionsAlone());
     const predictions = args.predictions === undefined ? undefined : readPredictions(resolve(args.predictions));
     const predicted = predictions && predictionTrials(predictions);
@@ -167,15 +144,16 @@ export async function jobCommand(args: RawJobArgs, rawArgs: readonly string[], s
       }
       // Options other than the resume's own come from job.json; a different one is refused, not dropped.
       const planned = (f: string) => RESUME_OWN.has(f) || MATRIX.has(f);
-      const given = dropFlags(absoluteLocal(rawArgs), planned, stringFlags);
-      if (given.length > 0 && given.join("\0") !== dropFlags(job.argv, planned, stringFlags).join("\0")) throw new UserError(msg.resumeOptions(name, `${dir}/job.json`));
-      const argv = [...dropFlags(job.argv, (f) => RESUME_OWN.has(f), stringFlags), ...dropFlags(rawArgs, (f) => !RESUME_OWN.has(f), stringFlags)];
-      base = baseOptions({ ...parseStored(argv, stringFlags), results: base.results }, argv);
+      const stored = argv.reread(job.argv);
+      const given = absoluteLocal(argv).without(planned).words();
+      if (given.length > 0 && given.join("\0") !== stored.without(planned).words().join("\0")) throw new UserError(msg.resumeOptions(name, `${dir}/job.json`));
+      const resumed = argv.reread([...stored.without((f) => RESUME_OWN.has(f)).words(), ...argv.without((f) => !RESUME_OWN.has(f)).words()]);
+      base = baseOptions({ ...storedArgs(resumed), results: base.results }, resumed);
     } else {
       if (!planning && !predicted) throw new UserError(msg.jobMissing(name, resolve(base.results, "jobs")));
-      const argv = dropFlags(absoluteLocal(rawArgs), (f) => f === "job" || f === "predictions", stringFlags);
+      const stored = absoluteLocal(argv).without((f) => f === "job" || f === "predictions").words();
       if (predicted && predictions) savePatches(predictions, predicted, dir);
-      job = await planJob(name, matrix, { tasks: args.tasks, attempts, predicted, dir }, base, argv, { home, reporter });
+      job = await planJob(name, matrix, { tasks: args.tasks, attempts, predicted, dir }, base, stored, { home, reporter });
       writeJobFile(dir, job);
     }
     const jobs = jobsFlag ?? defaultJobs(base.resources.cpus, memoryBytes(base.resources.memory));
@@ -206,16 +184,10 @@ export async function jobCommand(args: RawJobArgs, rawArgs: readonly string[], s
 }
 
 /** citty-like values of the stored flags a resume re-parses. */
-function parseStored(argv: readonly string[], stringFlags: ReadonlySet<string>): RawJobArgs {
+function storedArgs(argv: Argv): RawJobArgs {
   const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
   const raw: Record<string, unknown> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i] ?? "";
-    if (!token.startsWith("--")) continue;
-    const [flag = "", inline] = token.slice(2).split(/=(.*)/s);
-    if (stringFlags.has(flag)) raw[camel(flag)] = inline ?? argv[++i];
-    else raw[camel(flag)] = true;
-  }
+  for (const { name, long, value } of argv.flags) if (long) raw[camel(name)] = argv.takesValue.has(name) ? value : true;
   return raw as RawJobArgs;
 }
 

@@ -1,4 +1,5 @@
 /** `ssebench run` behind the thin command file: options, real docker, consola, three stdout lines. */
+import type { Argv } from "../argv.ts";
 import { out } from "../output/terminal.ts";
 import { DockerCli } from "./backends/docker.ts";
 import { findHome } from "./home.ts";
@@ -6,8 +7,8 @@ import { parseRunOptions, type RawRunArgs } from "./options.ts";
 import { runTask } from "./orchestrate.ts";
 import { consoleReporter } from "./reporter.ts";
 
-export async function runCommand(args: RawRunArgs, rawArgs: readonly string[]): Promise<number> {
-  const opts = parseRunOptions(args, rawArgs);
+export async function runCommand(args: RawRunArgs, argv: Argv): Promise<number> {
+  const opts = parseRunOptions(args, argv);
   const reporter = await consoleReporter();
   const home = findHome();
   const docker = new DockerCli(reporter.debug);

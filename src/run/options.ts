@@ -3,6 +3,7 @@
  * syntax checks (exit 2) live here; checks against the task, agents and plugins are in validate.ts.
  */
 import { availableParallelism } from "node:os";
+import type { Argv } from "../argv.ts";
 import { UserError, usageError } from "../errors.ts";
 import type { Resources } from "../formats/run/summary.ts";
 import { isAgentPath } from "./layers/agents.ts";
@@ -105,26 +106,10 @@ function positiveInt(flag: string, value: string, max?: number): number {
 }
 
 /** Every value of a repeatable string flag, in order (citty keeps only the last one). */
-export function repeatedFlag(rawArgs: readonly string[], name: string): string[] | undefined {
-  const values: string[] = [];
-  let seen = false;
-  for (let i = 0; i < rawArgs.length; i++) {
-    const token = rawArgs[i] ?? "";
-    if (token === "--") break;
-    if (token === `--${name}`) {
-      seen = true;
-      // As for every string flag, the next word is the value even if it starts with "-".
-      const next = rawArgs[i + 1];
-      if (next !== undefined) values.push(next);
-      i++;
-    } else if (token.startsWith(`--${name}=`)) {
-      seen = true;
-      values.push(token.slice(name.length + 3));
-    }
-  }
-  if (!seen) return undefined;
+export function repeatedFlag(argv: Argv, name: string): string[] | undefined {
+  if (!argv.has(name)) return undefined;
   // "--plugin a,b" is accepted as well as "--plugin a --plugin b".
-  return values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v.length > 0);
+  return argv.values(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v.length > 0);
 }
 
 export interface RawRunArgs {
@@ -157,7 +142,7 @@ export interface RawRunArgs {
 /** Turns the command line into RunOptions; bad syntax is a usage error (exit 2). */
 export function parseRunOptions(
   raw: RawRunArgs,
-  rawArgs: readonly string[],
+  argv: Argv,
   env: NodeJS.ProcessEnv = process.env,
 ): RunOptions {
   const stray = raw._?.[0];
@@ -191,7 +176,7 @@ export function parseRunOptions(
     model: raw.model || undefined,
     local: raw.local || undefined,
     catalog: raw.catalog?.trim() || undefined,
-    plugins: repeatedFlag(rawArgs, "plugin"),
+    plugins: repeatedFlag(argv, "plugin"),
     mode: choice("--mode", raw.mode ?? "sandbox", MODES),
     difficulty: Number(difficulty),
     timeout,
@@ -211,18 +196,13 @@ export function parseRunOptions(
     },
     budget,
     backend: choice("--backend", raw.backend ?? "local", BACKENDS),
-    constraints: constraints(raw.backend, rawArgs),
+    constraints: constraints(raw.backend, argv),
   };
 }
 
 /** Every --constraint (repeatable; one expression each, so no splitting at ','); swarm only. */
-function constraints(backend: string | undefined, rawArgs: readonly string[]): string[] {
-  const values: string[] = [];
-  for (let i = 0; i < rawArgs.length && rawArgs[i] !== "--"; i++) {
-    const token = rawArgs[i] ?? "";
-    if (token === "--constraint") values.push(rawArgs[++i] ?? "");
-    else if (token.startsWith("--constraint=")) values.push(token.slice("--constraint=".length));
-  }
+function constraints(backend: string | undefined, argv: Argv): string[] {
+  const values = argv.values("constraint");
   for (const c of values) if (!/^[A-Za-z0-9_.-]+\s*(==|!=)\s*\S.*$/.test(c)) throw usageError(msg.constraintSyntax(c));
   if (values.length > 0 && backend !== "swarm") throw usageError(msg.constraintNeedsSwarm());
   return values;

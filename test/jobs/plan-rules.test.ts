@@ -2,7 +2,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkSingleValued, flagCounts, isJob, matrixFlags } from "../../src/jobs/flags.ts";
+import { Argv } from "../../src/argv.ts";
+import { checkSingleValued, isJob, matrixFlags } from "../../src/jobs/flags.ts";
 import { msg } from "../../src/jobs/messages.ts";
 import { defaultJobs, memoryBytes, planTrials } from "../../src/jobs/plan.ts";
 import { backoffSeconds, isInfraError, latestByTrial, pendingTrials } from "../../src/jobs/rules.ts";
@@ -33,15 +34,15 @@ describe("planTrials", () => {
 describe("flags", () => {
   test("repeated and comma lists make a job; a repeated single-value flag is a usage error", () => {
     const raw = ["--task", "a,b", "--agent", "dummy", "--agent=reference", "--timeout", "--task"];
-    const counts = flagCounts(raw, STRING);
-    expect(Object.fromEntries(counts)).toEqual({ task: 1, agent: 2, timeout: 1 });
-    expect(matrixFlags(raw)).toEqual({ tasks: ["a", "b"], agents: ["dummy", "reference"], models: [] });
-    expect(isJob(counts, matrixFlags(raw))).toBe(true);
-    const single = ["--task", "a", "--agent", "dummy"];
-    expect(isJob(flagCounts(single, STRING), matrixFlags(single))).toBe(false);
-    expect(isJob(flagCounts([...single, "--attempts", "2"], STRING), matrixFlags(single))).toBe(true);
-    expect(() => checkSingleValued(flagCounts(["--timeout", "5", "--timeout=6"], STRING), STRING)).toThrow(msg.flagTwice("--timeout"));
-    expect(() => checkSingleValued(flagCounts(["--task", "a", "--task", "b"], STRING), STRING)).not.toThrow();
+    const argv = Argv.read(raw, STRING);
+    expect(Object.fromEntries(argv.names().map((n) => [n, argv.count(n)]))).toEqual({ task: 1, agent: 2, timeout: 1 });
+    expect(matrixFlags(argv)).toEqual({ tasks: ["a", "b"], agents: ["dummy", "reference"], models: [] });
+    expect(isJob(argv, matrixFlags(argv))).toBe(true);
+    const single = Argv.read(["--task", "a", "--agent", "dummy"], STRING);
+    expect(isJob(single, matrixFlags(single))).toBe(false);
+    expect(isJob(single.reread([...single.words(), "--attempts", "2"]), matrixFlags(single))).toBe(true);
+    expect(() => checkSingleValued(Argv.read(["--timeout", "5", "--timeout=6"], STRING))).toThrow(msg.flagTwice("--timeout"));
+    expect(() => checkSingleValued(Argv.read(["--task", "a", "--task", "b"], STRING))).not.toThrow();
   });
 });
 

@@ -18,6 +18,9 @@ import type { DockerCallOptions } from "../../src/run/backends/docker.ts";
 import { parseRunOptions } from "../../src/run/options.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { checkoutHome, FakeDocker, type FakeContainer, passedResult } from "../run/fake-docker.ts";
+import { Argv } from "../../src/argv.ts";
+
+const noFlags = Argv.read([], new Set());
 
 const scratch = tempDir("ssebench-jobs-runner-");
 process.env.XDG_CACHE_HOME = join(scratch.path, "cache");
@@ -58,7 +61,7 @@ function job(attempts: number): { dir: string; file: JobFile } {
 }
 
 async function run(dir: string, file: JobFile, docker: FakeDocker, extra: Partial<JobDeps> = {}, retries = 2) {
-  const base = parseRunOptions({ task: "job", agent: "job", local: fixtures, results }, [], {});
+  const base = parseRunOptions({ task: "job", agent: "job", local: fixtures, results }, noFlags, {});
   const lines: string[] = [];
   const deps: JobDeps = { docker, home, env: {}, emit: plainProgress((l) => lines.push(l)), warn: (l) => lines.push(l), stop: new AbortController().signal, backoffMs: () => 0, ...extra };
   const runs = await runJob({ dir, job: file, base, jobs: 2, retries }, deps);

@@ -10,6 +10,9 @@ import { agentUsesModel, isAgentPath, listAgents, loadAgent } from "../../src/ru
 import { msg } from "../../src/run/messages.ts";
 import { parseRunOptions } from "../../src/run/options.ts";
 import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
+import { Argv } from "../../src/argv.ts";
+
+const noFlags = Argv.read([], new Set());
 
 const scratch = tempDir("ssebench-agent-path-");
 afterAll(() => scratch.cleanup());
@@ -59,8 +62,8 @@ describe("loadAgent with a folder", () => {
   });
 
   test("run options take a folder for --agent; a bare name must still be one path segment", () => {
-    expect(parseRunOptions({ task: "t", agent: "../agents/mine" }, [], {}).agent).toBe("../agents/mine");
-    expect(() => parseRunOptions({ task: "t", agent: "bad name" }, [], {})).toThrow(msg.pathSegment("--agent", "bad name"));
+    expect(parseRunOptions({ task: "t", agent: "../agents/mine" }, noFlags, {}).agent).toBe("../agents/mine");
+    expect(() => parseRunOptions({ task: "t", agent: "bad name" }, noFlags, {})).toThrow(msg.pathSegment("--agent", "bad name"));
   });
 });
 

@@ -13,6 +13,9 @@ import { runTask } from "../../src/run/orchestrate.ts";
 import { memoryReporter } from "../../src/run/reporter.ts";
 import { repoRoot, tempDir } from "../helpers/cli.ts";
 import { FakeDocker, passedResult } from "./fake-docker.ts";
+import { Argv } from "../../src/argv.ts";
+
+const noFlags = Argv.read([], new Set());
 
 const scratch = tempDir("ssebench-catalog-task-");
 process.env.XDG_CACHE_HOME = join(scratch.path, "cache");
@@ -36,7 +39,7 @@ copyFileSync(join(repoRoot, "datasets", "demo", "manifest.json"), join(catalog, 
 const manifest = JSON.parse(readFileSync(join(catalog, "manifest.json"), "utf8")) as Manifest;
 
 async function run(docker: FakeDocker, runId: string, build = false) {
-  const opts = parseRunOptions({ task: TASK, agent: "dummy", catalog, results: join(scratch.path, "results"), runId, build }, [], {});
+  const opts = parseRunOptions({ task: TASK, agent: "dummy", catalog, results: join(scratch.path, "results"), runId, build }, noFlags, {});
   return runTask(opts, { docker, reporter: memoryReporter(), home, env: {}, handleSignals: false });
 }
 

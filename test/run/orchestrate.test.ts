@@ -16,6 +16,9 @@ import { tempDir } from "../helpers/cli.ts";
 import { checkoutHome, FakeDocker, passedResult } from "./fake-docker.ts";
 import { RUN_UID_BASE, RUN_UID_PAIRS } from "../../src/run/run-uids.ts";
 import { VERSION } from "../../src/version.ts";
+import { Argv } from "../../src/argv.ts";
+
+const noFlags = Argv.read([], new Set());
 
 const fixtures = join(import.meta.dir, "fixtures", "dataset");
 const scratch = tempDir("ssebench-orchestrate-");
@@ -37,7 +40,7 @@ async function run(extra: Partial<RawRunArgs> = {}, rawArgs: string[] = []) {
   const reporter = memoryReporter();
   const opts = parseRunOptions(
     { task: "tiny-task", agent: "dummy", local: fixtures, results: join(scratch.path, "results"), runId: `run-${++counter}`, ...extra },
-    rawArgs,
+    Argv.read(rawArgs, new Set(["plugin"])),
     {},
   );
   const outcome = await runTask(opts, { docker, reporter, home, env: {}, handleSignals: false });
@@ -200,7 +203,7 @@ describe("runTask with a fake docker", () => {
     expect(() => checkFreeSpace(scratch.path, { SSEBENCH_MIN_FREE_GB: "0" })).not.toThrow();
     expect(() => checkFreeSpace(scratch.path, { SSEBENCH_MIN_FREE_GB: "lots" })).toThrow("SSEBENCH_MIN_FREE_GB='lots' is not a number of GB (0 turns the check off)");
     const reporter = memoryReporter();
-    const opts = parseRunOptions({ task: "tiny-task", agent: "dummy", local: fixtures, results: join(scratch.path, "results"), runId: "disk-low" }, [], {});
+    const opts = parseRunOptions({ task: "tiny-task", agent: "dummy", local: fixtures, results: join(scratch.path, "results"), runId: "disk-low" }, noFlags, {});
     await expect(runTask(opts, { docker, reporter, home, env: { SSEBENCH_MIN_FREE_GB: above }, handleSignals: false })).rejects.toThrow(/^Only [0-9.]+ GB free/);
     expect(docker.verbs()).toEqual(["image inspect", "info"]);
   });

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import type { Argv } from "../../argv.ts";
 
 export default defineCommand({
   meta: {
@@ -13,11 +14,11 @@ export default defineCommand({
     budget: { type: "string", description: "USD each key may spend (default 10)", valueHint: "USD" },
     ledger: { type: "string", description: "Folder for model-calls.jsonl and the gzipped bodies (default: none kept)", valueHint: "DIR" },
   },
-  async run({ args, rawArgs }) {
+  async run({ args, data }) {
     const { serveGateway } = await import("../../gateway/serve-command.ts");
     const { findHome } = await import("../../run/home.ts");
     const { repeatedFlag } = await import("../../run/options.ts");
     const models = args.models ?? `${findHome().root}/models`;
-    return serveGateway({ ...args, models, names: repeatedFlag(rawArgs, "model") }, process.env);
+    return serveGateway({ ...args, models, names: repeatedFlag(data as Argv, "model") }, process.env);
   },
 });
