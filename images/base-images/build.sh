@@ -5,7 +5,7 @@
 #
 # --dry-run          print the docker build command and the tags instead of building
 # --root IMAGE       root image instead of the Dockerfiles' digest-pinned debian:bookworm-slim
-#                    (offline: scripts/debian-root-image.sh prints the one to use)
+#                    (offline: setup/debian-root-image.sh prints the one to use)
 # --registry PREFIX  registry prefix the task Dockerfiles' ${SSEBENCH_REGISTRY} stands for
 #                    (default: $SSEBENCH_REGISTRY, else ghcr.io/42-b3yond-6ug/ssebench)
 #

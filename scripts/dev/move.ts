@@ -16,11 +16,13 @@ const root = resolve(import.meta.dir, "../..");
 const args = process.argv.slice(2);
 const dryRun = args.includes("--dry-run");
 const moves = new Map<string, string>();
+const folders = new Map<string, string>();
 for (const arg of args.filter((a) => a !== "--dry-run")) {
   const [from, to] = arg.split("=");
   if (!from || !to) throw new Error(`not OLD=NEW: ${arg}`);
   const full = join(root, from);
   if (existsSync(full) && statSync(full).isDirectory()) {
+    folders.set(from, to);
     for (const file of git(["ls-files", from])) moves.set(file, join(to, relative(from, file)));
   } else moves.set(from, to);
 }
@@ -31,19 +33,23 @@ function git(argv: string[]): string[] {
   return r.stdout.toString().split("\n").filter(Boolean);
 }
 
-/** Where a repository path is after the moves (a folder's path moves with its files). */
+/** Where a repository path is after the moves (a folder moved whole goes with its files). */
 function after(path: string): string {
   const direct = moves.get(path);
   if (direct) return direct;
-  for (const [from, to] of moves) if (from.startsWith(`${path}/`) && dirname(from) === path) return dirname(to);
+  for (const [from, to] of folders) if (path === from || path.startsWith(`${from}/`)) return to + path.slice(from.length);
   return path;
 }
 
-// A generated module (not there before a build) is known by its declaration file beside it.
-const known = (path: string) => moves.has(path) || existsSync(join(root, path)) || existsSync(join(root, path.replace(/\.js$/, ".d.ts")));
+// A generated module (not there before a build) is known by its declaration file beside it; a path
+// out of the checkout (../shared beside it) keeps pointing there whether or not it exists here.
+const known = (path: string) =>
+  moves.has(path) || path.startsWith("../") || existsSync(join(root, path)) || existsSync(join(root, path.replace(/\.js$/, ".d.ts")));
 const tracked = git(["ls-files"]);
 const code = tracked.filter((f) => /^(src|test|scripts)\//.test(f) && /\.(ts|js|mjs)$/.test(f));
-const literal = /(["'`])(\.\.?\/[^"'`\s$]*)\1/g;
+// ".." alone only right after import.meta.dir (join(import.meta.dir, "..", …)): elsewhere it is
+// a parent of some other path, or just text ("a name that goes up with ..").
+const literal = /(["'`])(\.\.?\/[^"'`\s$]*)\1|(?<=import\.meta\.dir,\s*)(["'`])(\.\.)\3/g;
 const edits = new Map<string, string>();
 
 for (const file of code) {
@@ -51,7 +57,9 @@ for (const file of code) {
   const oldDir = dirname(file);
   const newDir = dirname(after(file));
   const moved = oldDir !== newDir;
-  const next = text.replace(literal, (whole, quote: string, spec: string) => {
+  const next = text.replace(literal, (whole, q1: string | undefined, s1: string | undefined, q2: string | undefined, s2: string | undefined) => {
+    const quote = (q1 ?? q2) as string;
+    const spec = (s1 ?? s2) as string;
     const target = join(oldDir, spec);
     if (!known(target)) return whole;
     const dest = after(target);

@@ -1,5 +1,5 @@
 /**
- * Types of compiled-validators.js, which scripts/compile-validators.ts generates at build time
+ * Types of compiled-validators.js, which scripts/build/compile-validators.ts generates at build time
  * (ajv standalone code from the JSON Schemas the arktype models export). Not committed: build first.
  */
 import type { CompiledFormat } from "./format-names.ts";
@@ -8,7 +8,7 @@ import type { CompiledFormat } from "./format-names.ts";
 export const validators: Record<CompiledFormat, (data: unknown) => boolean>;
 /** The exported JSON Schemas without titles and descriptions, by format. */
 export const schemas: Record<CompiledFormat, { [key: string]: unknown }>;
-/** Single-pass checkers (scripts/shape-checkers.ts): the validator and "no string with edge space" in one walk. */
+/** Single-pass checkers (scripts/build/shape-checkers.ts): the validator and "no string with edge space" in one walk. */
 export const shapeCheckers: Partial<Record<CompiledFormat, ShapeChecker>>;
 
 export interface ShapeChecker {

@@ -13,14 +13,14 @@ export const msg = {
   dockerMissing: () =>
     "docker: command not found on PATH; install Docker (Debian: apt-get install docker.io) or fix PATH",
   engineDown: (address: string, detail: string) =>
-    `Cannot reach the Docker engine at ${address} (${detail}); start it (scripts/docker-engine.sh start) or set DOCKER_HOST`,
+    `Cannot reach the Docker engine at ${address} (${detail}); start it (setup/docker-engine.sh start) or set DOCKER_HOST`,
   dockerFailed: (what: string, words: string, code: number, detail: string) =>
     `${what} failed: \`docker ${words}\` exited with status ${code}${detail ? `: ${detail}` : ""}`,
   buildFailed: (layer: string, code: number, log?: string) =>
     `Building the ${layer} failed: \`docker build\` exited with status ${code} (${log ? `its output is in ${log}` : "its output is above"})`,
   buildLogUnwritable: (file: string, detail: string) => `Could not keep the build output in ${file}: ${detail}`,
   baseImageMissing: (image: string, home: string) =>
-    `The base image ${image} is not on this machine; build it with bash ${home}/images/base-images/build.sh (offline: --root "$(bash ${home}/scripts/debian-root-image.sh)")`,
+    `The base image ${image} is not on this machine; build it with bash ${home}/images/base-images/build.sh (offline: --root "$(bash ${home}/setup/debian-root-image.sh)")`,
   aborted: (reason: string) => `Stopped: ${reason}`,
 
   // pinned upstream sources (upstream/sources.yaml)

@@ -1,7 +1,7 @@
 /**
  * catalog/Dockerfile with the real engine: build from the repository root, run with no network,
  * query the service from inside the container with the binary itself, stop it gracefully.
- * Skipped when no Docker engine answers (scripts/docker-engine.sh start provides one).
+ * Skipped when no Docker engine answers (setup/docker-engine.sh start provides one).
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { repoRoot, ssebench } from "../helpers/cli.ts";
@@ -16,7 +16,7 @@ const offlineRoot = engineAnswers && docker(["image", "inspect", OFFLINE_ROOT]).
 const containers: string[] = [];
 // In CI's engine step a missing root image is a broken set-up, not a reason to skip.
 if (process.env.SSEBENCH_E2E === "1" && !offlineRoot) {
-  throw new Error(`SSEBENCH_E2E=1 but ${engineAnswers ? `the root image ${OFFLINE_ROOT} is missing (run scripts/debian-root-image.sh)` : "no Docker engine answers (run scripts/docker-engine.sh start)"}`);
+  throw new Error(`SSEBENCH_E2E=1 but ${engineAnswers ? `the root image ${OFFLINE_ROOT} is missing (run setup/debian-root-image.sh)` : "no Docker engine answers (run setup/docker-engine.sh start)"}`);
 }
 
 afterAll(() => {
@@ -24,7 +24,7 @@ afterAll(() => {
   if (offlineRoot) docker(["rmi", IMAGE]);
 });
 
-describe.skipIf(!offlineRoot)("catalog/Dockerfile (needs a Docker engine and scripts/debian-root-image.sh)", () => {
+describe.skipIf(!offlineRoot)("catalog/Dockerfile (needs a Docker engine and setup/debian-root-image.sh)", () => {
   test("builds from the repository root, serves the committed dataset, stops cleanly on SIGTERM", async () => {
     const build = docker(["build", "-q", "-f", "catalog/Dockerfile", "--build-arg", `BASE=${OFFLINE_ROOT}`, "-t", IMAGE, "."]);
     expect(build.exitCode === 0 ? "" : build.stderr.toString()).toBe("");

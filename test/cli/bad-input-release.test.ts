@@ -1,10 +1,10 @@
-/** `npm run release` (scripts/release.ts) with a malformed command line: one line, exit 2, before anything is built. */
+/** `npm run release` (scripts/build/release.ts) with a malformed command line: one line, exit 2, before anything is built. */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { repoRoot } from "../helpers/cli.ts";
 
-const release = (args: string[]) => Bun.spawnSync([process.execPath, join(repoRoot, "scripts", "release.ts"), ...args], { stdout: "pipe", stderr: "pipe" });
-const usage = "usage: bun scripts/release.ts [--target linux-x64|linux-arm64]...";
+const release = (args: string[]) => Bun.spawnSync([process.execPath, join(repoRoot, "scripts", "build", "release.ts"), ...args], { stdout: "pipe", stderr: "pipe" });
+const usage = "usage: bun scripts/build/release.ts [--target linux-x64|linux-arm64]...";
 
 describe("release: bad command lines", () => {
   test("an unknown option, a --target without a value and a stray argument are exit 2 with node's wording and the usage", () => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { closedPort, demoManifest, digestOf, writeCatalogFiles } from "../catalog/fixtures.ts";
 import { type RunningServer, startServer } from "../catalog/server-process.ts";
-import { writeSyntheticCatalog } from "../../scripts/synthetic-catalog.ts";
+import { writeSyntheticCatalog } from "../../scripts/bench/synthetic-catalog.ts";
 import { hasNoStackTrace, repoRoot, runBinary, ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
 
 // Each external manifest is validated with arktype in a fresh process: allow for a busy machine.

@@ -17,7 +17,7 @@ const env = { DOCKER_HOST: process.env.DOCKER_HOST };
 
 describe.skipIf(!E2E)(`base images on a real engine${SKIP_REASON}`, () => {
   test("an unchanged Go image is only re-tagged; its labels and its toolchain agree", async () => {
-    const root = await runBinary("/bin/bash", [join(repoRoot, "scripts/debian-root-image.sh")], { env });
+    const root = await runBinary("/bin/bash", [join(repoRoot, "setup/debian-root-image.sh")], { env });
     expect(root.exitCode).toBe(0);
     const rootImage = root.stdout.trim().split("\n").at(-1) as string;
     const first = await runBinary("/bin/bash", [build, "--root", rootImage, "go"], { env });
@@ -38,7 +38,7 @@ describe.skipIf(!E2E)(`base images on a real engine${SKIP_REASON}`, () => {
   });
 
   test("the Python image runs pytest as another user, writes no cache into the tree, has no network index", async () => {
-    const root = await runBinary("/bin/bash", [join(repoRoot, "scripts/debian-root-image.sh")], { env });
+    const root = await runBinary("/bin/bash", [join(repoRoot, "setup/debian-root-image.sh")], { env });
     const rootImage = root.stdout.trim().split("\n").at(-1) as string;
     const built = await runBinary("/bin/bash", [build, "--root", rootImage, "python"], { env });
     if (built.exitCode !== 0) console.error(built.stderr);

@@ -1,5 +1,5 @@
 /**
- * Images through a registry, for real: Debian's docker-registry on loopback (scripts/registry.sh),
+ * Images through a registry, for real: Debian's docker-registry on loopback (setup/registry.sh),
  * the shared engine pushing to it over plain HTTP (127.0.0.0/8 is an insecure registry by
  * default), `dataset publish` writing records and pinning digests in images.lock.json, and the
  * push helper of a job's layers returning references the registry serves by digest.
@@ -35,10 +35,10 @@ async function manifestStatus(repo: string, reference: string): Promise<number> 
 }
 
 beforeAll(() => {
-  if (E2E) registry = sh(["bash", join(repoRoot, "scripts/registry.sh"), "start", registryDir]);
+  if (E2E) registry = sh(["bash", join(repoRoot, "setup/registry.sh"), "start", registryDir]);
 });
 afterAll(() => {
-  if (E2E) Bun.spawnSync(["bash", join(repoRoot, "scripts/registry.sh"), "stop", registryDir]);
+  if (E2E) Bun.spawnSync(["bash", join(repoRoot, "setup/registry.sh"), "stop", registryDir]);
   // Only the tags these tests made: the images stay (other tags hold them).
   const ours = docker(["images", "--format", "{{.Repository}}:{{.Tag}}"]).split("\n").filter((t) => registry && t.startsWith(`${registry}/`));
   if (ours.length > 0) docker(["rmi", ...ours]);

@@ -1,6 +1,6 @@
 /**
  * The release archive as a user gets it: dist/release/ssebench-<version>-linux-x64.tar.gz (built
- * here by scripts/release.ts when absent; .ci/run builds it first) unpacked into an empty folder,
+ * here by scripts/build/release.ts when absent; .ci/run builds it first) unpacked into an empty folder,
  * checked against its SHA256SUMS, and `ssebench run` of a demo task with the reference agent run
  * from another empty folder with a fresh cache and no Bun or checkout on the way: the agents,
  * tool layer, plugins and demo task come from inside the binary.
@@ -26,7 +26,7 @@ const sh = (cmd: string[], cwd: string) => Bun.spawnSync(cmd, { cwd, stdout: "pi
 
 describe.skipIf(!E2E || process.arch !== "x64")(`the linux-x64 release archive outside a checkout${SKIP_REASON}`, () => {
   test("unpacked into an empty folder, its ssebench runs a demo task with the reference agent: Grade: passed", async () => {
-    if (!existsSync(archive)) expect(sh([process.execPath, join(repoRoot, "scripts", "release.ts"), "--target", "linux-x64"], repoRoot).exitCode).toBe(0);
+    if (!existsSync(archive)) expect(sh([process.execPath, join(repoRoot, "scripts", "build", "release.ts"), "--target", "linux-x64"], repoRoot).exitCode).toBe(0);
     expect(sh(["tar", "-xzf", archive], unpacked.path).exitCode).toBe(0);
     const folder = join(unpacked.path, name);
     expect(readdirSync(folder).sort()).toEqual(["INSTALL.md", "SHA256SUMS", "ssebench", "ssebench-entrypoint"]);

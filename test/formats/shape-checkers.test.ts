@@ -1,5 +1,5 @@
 /**
- * The single-pass checkers of the manifest and the images lock (scripts/shape-checkers.ts, generated
+ * The single-pass checkers of the manifest and the images lock (scripts/build/shape-checkers.ts, generated
  * at build) must answer what ajv's compiled validator and the edge-space walk answer together, on
  * every variation of a real document: each value replaced by values of other types, padded, emptied or removed, and extra keys.
  * Build first (`bun run build` writes src/formats/compiled-validators.js).

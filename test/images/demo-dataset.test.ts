@@ -1,7 +1,7 @@
 /**
  * The demo dataset's task folders, without Docker: the reference patch and the hidden tests apply
  * to the vulnerable source (alone and together), the scripts are executable, and every base image
- * the manifest names is one images/base-images builds. scripts/check-demo-tasks.sh runs them on
+ * the manifest names is one images/base-images builds. scripts/dev/check-demo-tasks.sh runs them on
  * the engine.
  */
 import { afterAll, describe, expect, test } from "bun:test";

@@ -8,8 +8,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot, runBinary, tempDir } from "../helpers/cli.ts";
 
-const engineScript = join(repoRoot, "scripts/docker-engine.sh");
-const rootImageScript = join(repoRoot, "scripts/debian-root-image.sh");
+const engineScript = join(repoRoot, "setup/docker-engine.sh");
+const rootImageScript = join(repoRoot, "setup/debian-root-image.sh");
 const work = tempDir("ssebench-images-");
 afterAll(() => work.cleanup());
 
@@ -24,7 +24,7 @@ function writeTree(root: string, files: Record<string, string>): string {
   return root;
 }
 
-describe("scripts/debian-root-image.sh --print-mirror", () => {
+describe("setup/debian-root-image.sh --print-mirror", () => {
   test("takes the first URI serving the plain suite from deb822 sources, skipping -security", async () => {
     const apt = writeTree(join(work.path, "apt-deb822"), {
       "sources.list.d/a-security.sources":
@@ -63,14 +63,14 @@ describe("scripts/debian-root-image.sh --print-mirror", () => {
   test("an unknown flag is a usage error", async () => {
     const r = await bash(rootImageScript, ["--bogus"]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain("usage: scripts/debian-root-image.sh");
+    expect(r.stderr).toContain("usage: setup/debian-root-image.sh");
   });
 });
 
-describe("scripts/docker-engine.sh", () => {
+describe("setup/docker-engine.sh", () => {
   test("without a subcommand it prints its usage and exits 2", async () => {
     const r = await bash(engineScript, []);
-    expect(r).toEqual({ exitCode: 2, stdout: "", stderr: "usage: scripts/docker-engine.sh start|stop|status\n" });
+    expect(r).toEqual({ exitCode: 2, stdout: "", stderr: "usage: setup/docker-engine.sh start|stop|status\n" });
   });
 
   const canRunEngine = process.getuid?.() === 0 && Bun.which("dockerd") !== null && Bun.which("docker") !== null;

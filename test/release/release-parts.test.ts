@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { elfMachine, installNote, lockedIntegrity, sha512Integrity, TARGETS } from "../../scripts/release-parts.ts";
+import { elfMachine, installNote, lockedIntegrity, sha512Integrity, TARGETS } from "../../scripts/build/release-parts.ts";
 import { entrypointBin, repoRoot, ssebenchBin, tempDir } from "../helpers/cli.ts";
 
 const scratch = tempDir("ssebench-release-test-");

@@ -6,7 +6,7 @@
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type SyntheticRun, writeJob } from "../../scripts/synthetic-results.ts";
+import { type SyntheticRun, writeJob } from "../../scripts/bench/synthetic-results.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
 
 setDefaultTimeout(120_000);

@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeRun } from "../../scripts/synthetic-results.ts";
+import { writeRun } from "../../scripts/bench/synthetic-results.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
 
 const tmp = tempDir("ssebench-report-oracle-");

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type SyntheticRun, writeJob, writeRun } from "../../scripts/synthetic-results.ts";
+import { type SyntheticRun, writeJob, writeRun } from "../../scripts/bench/synthetic-results.ts";
 import { msg } from "../../src/results/messages.ts";
 import { ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
 

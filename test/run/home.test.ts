@@ -34,7 +34,7 @@ describe("collectHomeFiles", () => {
     for (const agent of listAgents(join(repoRoot, "agents"))) {
       for (const name of readdirSync(join(repoRoot, "agents", agent))) expect(paths.has(`agents/${agent}/${name}`)).toBe(true);
     }
-    for (const p of ["images/sandbox/Dockerfile", "runtime/plugins/plugins.yaml", "models/scripted.yaml", "datasets/demo/manifest.json", "images/base-images/build.sh", "scripts/debian-root-image.sh"]) {
+    for (const p of ["images/sandbox/Dockerfile", "runtime/plugins/plugins.yaml", "models/scripted.yaml", "datasets/demo/manifest.json", "images/base-images/build.sh", "setup/debian-root-image.sh", "setup/docker-engine.sh", "setup/registry.sh"]) {
       expect(paths.has(p)).toBe(true);
     }
     expect(files.every((f) => EMBEDDED_PATHS.some((d) => f.path === d || f.path.startsWith(`${d}/`)))).toBe(true);

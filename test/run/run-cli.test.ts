@@ -106,7 +106,7 @@ describe("ssebench run: validation in the reference's order (exit 1)", () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toStartWith(`Cannot reach the Docker engine at ${socket} (`);
-    expect(r.stderr).toEndWith("start it (scripts/docker-engine.sh start) or set DOCKER_HOST\n");
+    expect(r.stderr).toEndWith("start it (setup/docker-engine.sh start) or set DOCKER_HOST\n");
     expect(readdirSync(results.path)).toEqual([]);
   });
 });

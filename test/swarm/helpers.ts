@@ -1,6 +1,6 @@
 /** What the swarm tests share: the swarm's engines as `swarm-two-node.sh env` names them, and what a trial leaves. */
 export const SWARM = process.env.SSEBENCH_E2E === "1" && process.env.SSEBENCH_SWARM === "1";
-export const SKIP = SWARM ? "" : " [skipped: set SSEBENCH_E2E=1 SSEBENCH_SWARM=1 with the test swarm up (scripts/swarm-two-node.sh)]";
+export const SKIP = SWARM ? "" : " [skipped: set SSEBENCH_E2E=1 SSEBENCH_SWARM=1 with the test swarm up (setup/swarm-two-node.sh)]";
 export const manager = process.env.SSEBENCH_SWARM_HOST ?? "";
 /** node ID → engine, as the swarm script prints them */
 export const nodes = new Map((process.env.SSEBENCH_SWARM_NODES ?? "").split(",").filter(Boolean).map((p) => p.split("=") as [string, string]));

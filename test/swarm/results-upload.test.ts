@@ -1,7 +1,7 @@
 /**
  * Images through a registry and results pushed home, on the two-node test swarm
- * (scripts/swarm-two-node.sh), with the pieces a backend uses: the demo task's agent layer pushed
- * to a registry on loopback (scripts/registry.sh, also served on the swarm's bridge) and pulled by
+ * (setup/swarm-two-node.sh), with the pieces a backend uses: the demo task's agent layer pushed
+ * to a registry on loopback (setup/registry.sh, also served on the swarm's bridge) and pulled by
  * digest on the worker; the trial's only way out of its internal overlay is the backend's relay, a
  * plain container on the manager's engine attached to the overlay (`ssebench-entrypoint relay`,
  * reached by its alias across nodes) in front of the receiver's Unix socket; the entrypoint on the
@@ -25,7 +25,7 @@ import { demoDir, readJson } from "../e2e/helpers.ts";
 
 setDefaultTimeout(1_800_000);
 const SWARM = process.env.SSEBENCH_E2E === "1" && process.env.SSEBENCH_SWARM === "1";
-const SKIP = SWARM ? "" : " [skipped: set SSEBENCH_E2E=1 SSEBENCH_SWARM=1 with the test swarm up (scripts/swarm-two-node.sh)]";
+const SKIP = SWARM ? "" : " [skipped: set SSEBENCH_E2E=1 SSEBENCH_SWARM=1 with the test swarm up (setup/swarm-two-node.sh)]";
 const manager = process.env.SSEBENCH_SWARM_HOST ?? "";
 const BRIDGE = "10.99.0.254";
 const work = tempDir("push-swarm-upload-");
@@ -50,7 +50,7 @@ afterAll(async () => {
     await onManager(["rm", "--force", names.relay]);
     await onManager(["secret", "rm", `${name}-upload`]);
     for (let i = 0; i < 40 && (await onManager(["network", "rm", `${name}-net`])).code !== 0; i++) await Bun.sleep(250);
-    Bun.spawnSync(["bash", join(repoRoot, "scripts/registry.sh"), "stop", registryDir]);
+    Bun.spawnSync(["bash", join(repoRoot, "setup/registry.sh"), "stop", registryDir]);
     if (made.tag) await dk(process.env.DOCKER_HOST ?? "", ["rmi", made.tag]);
     // A node removes a removed service's container a moment later; only then can its image go.
     for (const engine of made.ref ? nodeEngines : []) {
@@ -72,7 +72,7 @@ describe.skipIf(!SWARM)(`results pushed home on the two-node swarm${SKIP}`, () =
     const localDir = join(results, "htmlesc-quote-overflow", "none", "dummy", "push-local");
     const image = readJson<Summary>(join(localDir, "summary.json")).container.image as string;
 
-    const reg = Bun.spawnSync(["bash", join(repoRoot, "scripts/registry.sh"), "start", registryDir], { env: { ...process.env, SSEBENCH_REGISTRY_ALSO: BRIDGE }, stdout: "pipe", stderr: "pipe" });
+    const reg = Bun.spawnSync(["bash", join(repoRoot, "setup/registry.sh"), "start", registryDir], { env: { ...process.env, SSEBENCH_REGISTRY_ALSO: BRIDGE }, stdout: "pipe", stderr: "pipe" });
     expect(reg.exitCode).toBe(0);
     const [loopback, bridge] = readFileSync(join(registryDir, "address"), "utf8").trim().split("\n");
     expect(bridge).toBe(`${BRIDGE}:${loopback?.split(":")[1]}`);

@@ -1,5 +1,5 @@
 /**
- * A job on the two-node test swarm (scripts/swarm-two-node.sh): the demo tasks × {reference, dummy}
+ * A job on the two-node test swarm (setup/swarm-two-node.sh): the demo tasks × {reference, dummy}
  * with --backend swarm, placed on the worker by a constraint; the grades are the local ones, the run
  * folders are on this machine (the manager's), pushed home by each trial's entrypoint through its
  * relay (no docker cp: no node engine is asked for files), every trial's container ran on the worker, and
