@@ -30,7 +30,7 @@ stamps=${SSEBENCH_VERIFY_STAMPS:-/var/cache/ssebench/verified}
 bin=$repo/dist/ssebench
 say() { printf 'verify-dataset: %s\n' "$*"; }
 
-bun "$repo/scripts/check-pinned-sources.ts" "$dir"
+"$bin" dataset check-sources "$dir"
 
 tasks=("$@")
 [ ${#tasks[@]} -gt 0 ] || mapfile -t tasks < <(find "$dir" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -printf '%f\n' | LC_ALL=C sort)

@@ -95,3 +95,20 @@ export const lockMessages = {
   consistent: (path: string) => `${path} is consistent with the dataset`,
   recordsNotADirectory: (path: string) => `${path}: not a directory of publication records`,
 };
+
+/** `dataset cards` and `dataset check-sources` (datasets whose tasks pin upstream sources). */
+export const cardsMessages = {
+  notADatasetFolder: (dir: string) => `${dir}: not a dataset folder`,
+  fileProblem: (file: string, problem: string) => `${file}: ${problem}`,
+  notAMapping: (file: string) => `${file}: must be a mapping`,
+  sourcesMissing: (file: string) => `${file}: missing (every task of this dataset pins its sources there)`,
+  notAString: (file: string, key: string) => `${file}: ${key}: must be a non-empty string`,
+  notADate: (file: string, key: string) => `${file}: ${key}: must be a date, YYYY-MM-DD`,
+  badCve: (file: string) => `${file}: cve: must look like CVE-2024-12345`,
+  badCwe: (file: string) => `${file}: cwe: must look like CWE-787`,
+  badTests: (file: string) => `${file}: tests: must be upstream or here`,
+  outOfDate: (readme: string, dir: string) => `${readme} is not what the configs give; run ssebench dataset cards ${dir}`,
+  upToDate: (readme: string) => `${readme}: the cards match the configs`,
+  wrote: (readme: string, n: number) => `wrote ${readme} with ${n} cards`,
+  sourcesPresent: (dir: string, files: number, tasks: number) => `${dir}: the archive has all ${files} pinned files of ${tasks} tasks`,
+};

@@ -1,20 +1,22 @@
-/** The Debian dataset's README cards (scripts/dataset-cards.ts): generated from the configs, checked by --check. */
+/** The Debian dataset's README cards (`ssebench dataset cards`): generated from the configs, checked by --check. */
 import { describe, expect, test } from "bun:test";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { renderCards, verdictSeconds } from "../../scripts/dataset-cards.ts";
-import { repoRoot, tempDir } from "../helpers/cli.ts";
+import { renderCards } from "../../src/dataset/cards.ts";
+import { verdictSeconds } from "../../scripts/dev/measure-tasks.ts";
+import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
 
 const dataset = join(repoRoot, "datasets", "debian");
-const script = join(repoRoot, "scripts", "dataset-cards.ts");
-const cards = (args: string[]) => Bun.spawnSync(["bun", script, ...args], { stdout: "pipe", stderr: "pipe" });
+const cards = (args: string[]) => ssebench(["dataset", "cards", ...args]);
+const measureTasks = (args: string[]) =>
+  Bun.spawnSync([process.execPath, join(repoRoot, "scripts", "dev", "measure-tasks.ts"), ...args], { stdout: "pipe", stderr: "pipe" });
 
 describe("dataset cards", () => {
-  test("the committed README is what the configs give, one card per task with its CVE and class", () => {
+  test("the committed README is what the configs give, one card per task with its CVE and class", async () => {
     const text = renderCards(dataset);
     expect(readFileSync(join(dataset, "README.md"), "utf8")).toBe(text);
-    const r = cards([dataset, "--check"]);
-    expect([r.exitCode, r.stderr.toString()]).toEqual([0, ""]);
+    const r = await cards([dataset, "--check"]);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, `${join(dataset, "README.md")}: the cards match the configs\n`, ""]);
     const sources = readFileSync(join(dataset, "expat-cve-2024-45490", "upstream", "sources.yaml"), "utf8");
     expect(sources).toContain("cve: CVE-2024-45490");
     expect(text).toContain("## expat-cve-2024-45490\n");
@@ -23,50 +25,60 @@ describe("dataset cards", () => {
     expect(text).toContain("| [expat-cve-2024-45490](#expat-cve-2024-45490) | CVE-2024-45490 | 2024-08-30 | 2024-09-08 | expat |");
   });
 
-  test("a config change the README does not show fails --check with one line; a bad card field names the file", () => {
+  test("a config change the README does not show fails --check with one line; a bad card field names the file", async () => {
     const tmp = tempDir("ssebench-cards-");
     try {
       const copy = join(tmp.path, "debian");
       cpSync(dataset, copy, { recursive: true });
       const file = join(copy, "expat-cve-2024-45490", "upstream", "sources.yaml");
       writeFileSync(file, readFileSync(file, "utf8").replace("cwe: CWE-1284", "cwe: CWE-787"));
-      const drifted = cards([copy, "--check"]);
-      expect(drifted.exitCode).toBe(1);
-      expect(drifted.stderr.toString()).toBe(`dataset-cards: ${join(copy, "README.md")} is not what the configs give; run bun scripts/dataset-cards.ts ${copy}\n`);
+      const drifted = await cards([copy, "--check"]);
+      expect([drifted.exitCode, drifted.stderr]).toEqual([1, `${join(copy, "README.md")} is not what the configs give; run ssebench dataset cards ${copy}\n`]);
+      const written = await cards([copy]);
+      const tasks = readdirSync(copy, { withFileTypes: true }).filter((e) => e.isDirectory()).length;
+      expect([written.exitCode, written.stdout]).toEqual([0, `wrote ${join(copy, "README.md")} with ${tasks} cards\n`]);
+      expect((await cards([copy, "--check"])).exitCode).toBe(0);
       writeFileSync(file, readFileSync(file, "utf8").replace("cwe: CWE-787", "cwe: memory"));
-      const bad = cards([copy, "--check"]);
-      expect([bad.exitCode, bad.stderr.toString()]).toEqual([1, `dataset-cards: ${file}: cwe: must look like CWE-787\n`]);
+      const bad = await cards([copy, "--check"]);
+      expect([bad.exitCode, bad.stderr]).toEqual([1, `${file}: cwe: must look like CWE-787\n`]);
       writeFileSync(file, readFileSync(file, "utf8").replace("cwe: memory", "cwe: CWE-787").replace(/^fixed: .*\n/m, ""));
-      const undated = cards([copy, "--check"]);
-      expect([undated.exitCode, undated.stderr.toString()]).toEqual([1, `dataset-cards: ${file}: fixed: must be a date, YYYY-MM-DD\n`]);
+      const undated = await cards([copy, "--check"]);
+      expect([undated.exitCode, undated.stderr]).toEqual([1, `${file}: fixed: must be a date, YYYY-MM-DD\n`]);
       writeFileSync(file, "package: [\n");
-      const yaml = cards([copy, "--check"]);
-      expect([yaml.exitCode, yaml.stderr.toString()]).toEqual([
+      const yaml = await cards([copy, "--check"]);
+      expect([yaml.exitCode, yaml.stderr]).toEqual([
         1,
-        `dataset-cards: ${file}: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:\n`,
+        `${file}: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:\n`,
       ]);
       const measurements = join(copy, "measurements.json");
       cpSync(join(dataset, "expat-cve-2024-45490", "upstream", "sources.yaml"), file);
       writeFileSync(measurements, "{bad");
-      const json = cards([copy, "--check"]);
-      expect([json.exitCode, json.stderr.toString()]).toEqual([1, `dataset-cards: ${measurements}: JSON Parse error: Expected '}'\n`]);
+      const json = await cards([copy, "--check"]);
+      expect([json.exitCode, json.stderr]).toEqual([1, `${measurements}: JSON Parse error: Expected '}'\n`]);
     } finally {
       tmp.cleanup();
     }
   });
 
-  test("a folder that is not a dataset is one line, exit 1; a malformed command line is exit 2", () => {
+  test("a folder that is not a dataset is one line, exit 1; a malformed command line is exit 2", async () => {
     const missing = join(repoRoot, "no-such-dataset");
-    const r = cards([missing, "--check"]);
-    expect([r.exitCode, r.stderr.toString()]).toEqual([1, `dataset-cards: ${missing}: not a dataset folder\n`]);
-    const usage = "usage: bun scripts/dataset-cards.ts [DIR] [--check] [--verified OUT] [--measure TASK...]";
+    const r = await cards([missing, "--check"]);
+    expect([r.exitCode, r.stderr]).toEqual([1, `${missing}: not a dataset folder\n`]);
+    const u = await cards([dataset, "--bogus"]);
+    expect([u.exitCode, u.stderr]).toEqual([2, "ssebench dataset cards: unknown option '--bogus' (see 'ssebench dataset cards --help')\n"]);
+  });
+});
+
+describe("scripts/dev/measure-tasks.ts", () => {
+  test("a malformed command line is one line, exit 2", () => {
+    const usage = "usage: bun scripts/dev/measure-tasks.ts DIR [--verified OUT] TASK...";
     for (const [args, line] of [
-      [[dataset, "--bogus"], `unknown option --bogus; ${usage}`],
-      [[dataset, "--measure"], `--measure needs task IDs; ${usage}`],
-      [[dataset, "--verified"], `--verified needs a folder; ${usage}`],
+      [[dataset, "--bogus", "t"], `unknown option --bogus; ${usage}`],
+      [[dataset], `a dataset folder and task IDs; ${usage}`],
+      [[dataset, "t", "--verified"], `--verified needs a folder; ${usage}`],
     ] as const) {
-      const u = cards([...args]);
-      expect([u.exitCode, u.stderr.toString()]).toEqual([2, `dataset-cards: ${line}\n`]);
+      const u = measureTasks([...args]);
+      expect([u.exitCode, u.stderr.toString()]).toEqual([2, `measure-tasks: ${line}\n`]);
     }
   });
 

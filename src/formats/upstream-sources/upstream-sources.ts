@@ -11,7 +11,7 @@ import type { ModelInfo } from "../schema/model-info.ts";
 import { SOURCES_FIELDS, SOURCES_FILE_FIELDS, SOURCES_PATTERNS, sourcesRule } from "./upstream-sources-rules.ts";
 
 const text = (description: string) => type(SOURCES_PATTERNS.text).describe(description);
-// The card's fields: absent (or null) in a file that pins sources only; scripts/dataset-cards.ts needs them.
+// The card's fields: absent (or null) in a file that pins sources only; `ssebench dataset cards` needs them.
 const card = (rule: RegExp, description: string) => type(rule).or("null").describe(`${description} (for the card).`).default(null);
 
 export const pinnedFileModel = type({
