@@ -1,23 +1,30 @@
 /**
- * Benchmark: cold start of `ssebench --help`, `ssebench tasks list` (the embedded manifest) and
- * `ssebench dataset validate datasets/demo` (validators compiled at build: no arktype on a valid
- * dataset) against a compiled hello-world built the same way (minify + bytecode + ESM), in the
- * same run; then `catalog serve` of the pilot catalog (../shared/conformance/pilot, else a
- * generated one of the same size) until it logs its start line, against the 150 ms goal.
- * Usage: bun scripts/bench/startup.ts [--runs N] [--pilot DIR]
- * Uses hyperfine when installed (`apt-get install -y hyperfine`), else its own repeated timing.
- * Prints the median and the fastest run of each and their ratios to hello-world (goal ≤ 3×); on a
- * loaded machine the fastest run is the better view of the start-up work itself.
+ * Benchmark: start-up of `ssebench --version`, `--help`, `tasks list` (the embedded manifest) and
+ * `dataset validate datasets/demo` (validators compiled at build: no arktype on a valid dataset)
+ * against a compiled hello-world built the same way (minify + bytecode + ESM), in the same run;
+ * then `catalog serve` of the pilot catalog (../shared/conformance/pilot, else a generated one of
+ * the same size) until it logs its start line, against the 150 ms goal.
+ *   bun scripts/bench/startup.ts [--runs N] [--pilot DIR] [--bin PATH] [--no-serve]
+ * --bin: the build to measure (default dist/ssebench); --before: another build (an older commit's)
+ * measured in the same rounds, for a before/after under the same load; --no-serve: skip catalog serve.
+ *
+ * Measured from outside the process: a bash loop starts every command in turn (interleaved rounds,
+ * so load changes hit all alike) and takes the wall time around each with $EPOCHREALTIME; Bun is
+ * not in the timed path (spawning from Bun added about 10 ms to both sides). With perf (Debian
+ * package linux-perf), `perf stat -e task-clock` also gives each command's CPU time, which the
+ * machine's load disturbs less. Prints the median and the fastest wall time and the CPU time, and
+ * their ratios to hello-world (goals: --help and tasks list ≤ 2×, dataset validate ≤ 3×).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { writeSyntheticCatalog } from "./synthetic-catalog.ts";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "40" }, pilot: { type: "string" } } });
+const { values } = parseArgs({ options: { runs: { type: "string", default: "40" }, pilot: { type: "string" }, bin: { type: "string" }, before: { type: "string" }, "no-serve": { type: "boolean" } } });
 const RUNS = Number(values.runs);
-const bin = resolve(import.meta.dir, "../../dist/ssebench");
+const WARMUP = 5;
+const bin = resolve(values.bin ?? resolve(import.meta.dir, "../../dist/ssebench"));
 const tmp = mkdtempSync(join(tmpdir(), "ssebench-startup-"));
 
 async function buildHello(): Promise<string> {
@@ -30,57 +37,73 @@ async function buildHello(): Promise<string> {
 }
 
 const hello = await buildHello();
-const commands: [string, string[]][] = [
-  ["hello-world (compiled)", [hello]],
-  ["ssebench --version", [bin, "--version"]],
-  ["ssebench --help", [bin, "--help"]],
+const commands: [string, string[], number | undefined][] = [
+  ["hello-world (compiled)", [hello], undefined],
+  ["ssebench --version", [bin, "--version"], undefined],
+  ["ssebench --help", [bin, "--help"], 2],
+  ["ssebench tasks list", [bin, "tasks", "list"], 2],
+  ["ssebench dataset validate demo", [bin, "dataset", "validate", resolve(import.meta.dir, "../../datasets/demo")], 3],
 ];
-const hasTasks = Bun.spawnSync([bin, "tasks", "list"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
-if (hasTasks) commands.push(["ssebench tasks list", [bin, "tasks", "list"]]);
-else console.log("(ssebench tasks list is not available in this build; not measured)");
-commands.push(["ssebench dataset validate demo", [bin, "dataset", "validate", resolve(import.meta.dir, "../../datasets/demo")]]);
-
-interface Timing {
-  median: number;
-  min: number;
+if (values.before) {
+  const before = resolve(values.before);
+  for (const [name, cmd, goal] of commands.slice(1)) commands.push([`${name} (before)`, [before, ...cmd.slice(1)], goal]);
+}
+for (const [name, cmd] of commands) {
+  if (Bun.spawnSync(cmd, { stdout: "ignore", stderr: "ignore" }).exitCode !== 0) throw new Error(`${name} fails: ${cmd.join(" ")}`);
 }
 
-function hyperfineTimings(): Timing[] | undefined {
-  if (Bun.spawnSync(["sh", "-c", "command -v hyperfine"]).exitCode !== 0) return undefined;
-  const json = join(tmp, "hyperfine.json");
-  const args = ["hyperfine", "-N", "--warmup", "5", "--runs", String(RUNS), "--export-json", json, "--style", "none"];
-  for (const [, cmd] of commands) args.push(cmd.join(" "));
-  const p = Bun.spawnSync(args, { stdout: "ignore", stderr: "pipe" });
-  if (p.exitCode !== 0) throw new Error(`hyperfine failed: ${p.stderr.toString()}`);
-  const results = JSON.parse(require("node:fs").readFileSync(json, "utf8")).results as { median: number; min: number }[];
-  return results.map((r) => ({ median: r.median * 1000, min: r.min * 1000 }));
-}
+const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+const hasPerf = Bun.spawnSync(["sh", "-c", "perf stat -x, -e task-clock true"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 
-function ownTimings(): Timing[] {
-  // Interleaved rounds, so load changes on the machine hit every command alike.
-  const runs: number[][] = commands.map(() => []);
-  for (let r = 0; r < RUNS + 5; r++) {
-    commands.forEach(([, cmd], i) => {
-      const started = performance.now();
-      Bun.spawnSync(cmd, { stdout: "ignore", stderr: "ignore" });
-      if (r >= 5) runs[i]?.push(performance.now() - started);
-    });
-  }
-  return runs.map((xs) => {
-    const sorted = [...xs].sort((a, b) => a - b);
-    return { median: sorted[Math.floor(sorted.length / 2)] as number, min: sorted[0] as number };
+/**
+ * Per command, the wall time (ms) of each run and, with perf, the CPU time (task-clock: user +
+ * system of every thread): bash runs the commands in interleaved rounds, times each with
+ * $EPOCHREALTIME, and in the same round runs it once more under `perf stat`.
+ */
+function measure(): { wall: number[][]; cpu: number[][] } {
+  const lines = ["set -e", `for r in $(seq ${WARMUP + RUNS}); do`];
+  commands.forEach(([, cmd], i) => {
+    const words = cmd.map(quote).join(" ");
+    lines.push(`  s=$EPOCHREALTIME; ${words} >/dev/null 2>&1; e=$EPOCHREALTIME`);
+    lines.push(`  [ "$r" -gt ${WARMUP} ] && echo "${i} $s $e"`);
+    if (hasPerf) lines.push(`  [ "$r" -gt ${WARMUP} ] && perf stat -x, -e task-clock -o ${quote(join(tmp, `cpu.${i}`))} --append ${words} >/dev/null 2>&1`);
   });
+  lines.push("done", "true");
+  const script = join(tmp, "loop.sh");
+  writeFileSync(script, `${lines.join("\n")}\n`);
+  const p = Bun.spawnSync(["bash", script], { stdout: "pipe", stderr: "inherit" });
+  if (p.exitCode !== 0) throw new Error("the timing loop failed");
+  const wall: number[][] = commands.map(() => []);
+  for (const line of p.stdout.toString().trim().split("\n")) {
+    const [i, s, e] = line.split(" ");
+    wall[Number(i)]?.push((Number(e) - Number(s)) * 1000);
+  }
+  const cpu = commands.map((_, i) =>
+    hasPerf
+      ? readFileSync(join(tmp, `cpu.${i}`), "utf8")
+          .split("\n")
+          .filter((l) => l.includes("task-clock"))
+          .map((l) => Number(l.split(",")[0]))
+      : [],
+  );
+  return { wall, cpu };
 }
 
-const timings = hyperfineTimings() ?? ownTimings();
-const base = timings[0] as Timing;
-console.log(`${"command".padEnd(26)} ${"median".padStart(9)} ${"ratio".padStart(6)}  ${"fastest".padStart(9)} ${"ratio".padStart(6)}`);
-commands.forEach(([name], i) => {
-  const t = timings[i] as Timing;
-  const ratio = (x: number, b: number) => (i === 0 ? "—" : `${(x / b).toFixed(2)}×`).padStart(6);
-  console.log(`${name.padEnd(26)} ${t.median.toFixed(1).padStart(6)} ms ${ratio(t.median, base.median)}  ${t.min.toFixed(1).padStart(6)} ms ${ratio(t.min, base.min)}`);
+const median = (xs: number[]) => (xs.length === 0 ? undefined : ([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number));
+const { wall, cpu } = measure();
+const rows = commands.map(([name, , goal], i) => ({ name, goal, median: median(wall[i] ?? []), min: Math.min(...(wall[i] ?? [])), cpu: median(cpu[i] ?? []) }));
+const base = rows[0]!;
+const ratio = (x: number | undefined, b: number | undefined) => (x === undefined || b === undefined ? "—" : `${(x / b).toFixed(2)}×`);
+const ms = (x: number | undefined) => (x === undefined ? "—" : `${x.toFixed(1)} ms`);
+console.log(`${RUNS} runs each after ${WARMUP} warm-ups, timed from outside: wall by bash's $EPOCHREALTIME, CPU by perf stat's task-clock (median)`);
+console.log(`${"command".padEnd(40)} ${"median".padStart(9)} ${"ratio".padStart(6)}  ${"fastest".padStart(9)} ${"ratio".padStart(6)}  ${"CPU".padStart(9)} ${"ratio".padStart(6)}  goal`);
+rows.forEach((r, i) => {
+  const rel = (x: number | undefined, b: number | undefined) => (i === 0 ? "—" : ratio(x, b)).padStart(6);
+  const goal = r.goal === undefined ? "" : `≤ ${r.goal}×`;
+  console.log(`${r.name.padEnd(40)} ${ms(r.median).padStart(9)} ${rel(r.median, base.median)}  ${ms(r.min).padStart(9)} ${rel(r.min, base.min)}  ${ms(r.cpu).padStart(9)} ${rel(r.cpu, base.cpu)}  ${goal}`);
 });
-console.log("goal: ssebench --help, tasks list and dataset validate ≤ 3× hello-world");
+const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+console.log(`load average at the end: ${load} (on a loaded machine the fastest run and the CPU time are the better view)`);
 
 /** Spawn → the start line of `catalog serve` (it logs it once the socket listens). */
 async function serveReady(manifest: string): Promise<number> {
@@ -102,6 +125,10 @@ async function serveReady(manifest: string): Promise<number> {
   return ms;
 }
 
+if (values["no-serve"]) {
+  rmSync(tmp, { recursive: true, force: true });
+  process.exit(0);
+}
 const shared = resolve(import.meta.dir, "../../../shared/conformance/pilot");
 const pilot = values.pilot ?? (existsSync(join(shared, "manifest.json")) ? shared : writeSyntheticCatalog(join(tmp, "pilot"), 55, 60));
 const readyRuns: number[] = [];
@@ -109,5 +136,5 @@ for (let i = 0; i < 12; i++) readyRuns.push(await serveReady(pilot));
 const ready = readyRuns.slice(2).sort((x, y) => x - y);
 const readyMedian = ready[Math.floor(ready.length / 2)] as number;
 console.log(`\ncatalog serve ${pilot}: ready (spawn → start line) median ${readyMedian.toFixed(0)} ms, fastest ${(ready[0] as number).toFixed(0)} ms, 10 runs after 2 warm-ups`);
-console.log(`goal: ready ≤ 150 ms: ${(readyMedian / 150).toFixed(2)}× the goal (median), ${((ready[0] as number) / 150).toFixed(2)}× (fastest); hello-world's median start here: ${base.median.toFixed(0)} ms`);
+console.log(`goal: ready ≤ 150 ms: ${(readyMedian / 150).toFixed(2)}× the goal (median), ${((ready[0] as number) / 150).toFixed(2)}× (fastest); hello-world's median start here: ${ms(base.median)}`);
 rmSync(tmp, { recursive: true, force: true });
