@@ -4,14 +4,20 @@
  * In order: `SSEBENCH_HOME` (a checkout, for development and tests); the checkout the running
  * code belongs to (dist/ssebench or `bun src/ssebench.ts` inside one); else the copy embedded in
  * the binary, written once into the cache. The entrypoint: `SSEBENCH_ENTRYPOINT`; else
- * ssebench-entrypoint beside the running binary; else the checkout's dist/.
+ * ssebench-entrypoint beside the running binary; else the checkout's dist/. And where run keeps
+ * its caches (cacheDir).
  */
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { UserError } from "../errors.ts";
-import { cacheDir } from "./layers/content-hash.ts";
 import { extractHome, type HomeModule } from "./embedded-home-files.ts";
 import { msg } from "./messages.ts";
+
+/** <XDG cache>/ssebench/<name>: per-user caches that only ever save time. */
+export function cacheDir(env: NodeJS.ProcessEnv, name: string): string {
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "ssebench", name);
+}
 
 export interface Home {
   root: string;

@@ -9,7 +9,7 @@ import { describeCause, UserError } from "../errors.ts";
 import type { ManifestTask, TaskMetadata } from "../formats/manifest/manifest-types.ts";
 import { DATASET_FILE, DEFAULT_ARCH } from "../formats/patterns.ts";
 import { type CaseSource, localCaseTag } from "./layers/case-image.ts";
-import { cacheDir } from "./layers/content-hash.ts";
+import { cacheDir } from "./home.ts";
 import { msg } from "./messages.ts";
 import { cachedValidation } from "./layers/validation-cache.ts";
 

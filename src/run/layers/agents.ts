@@ -13,7 +13,7 @@
 import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
-import { cacheDir } from "./content-hash.ts";
+import { cacheDir } from "../home.ts";
 import { msg } from "../messages.ts";
 import { type NpmCli, parseNpmCli } from "./agent-npm-config.ts";
 import { cachedValidation } from "./validation-cache.ts";

@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join, relative } from "node:path";
+import { cacheDir } from "../home.ts";
 
 const BIG_FILE = 1 << 20;
 
@@ -16,11 +16,6 @@ interface CachedDigest {
   mtimeMs: number;
   ino: number;
   sha256: string;
-}
-
-/** <XDG cache>/ssebench/<name>: per-user caches that only ever save time. */
-export function cacheDir(env: NodeJS.ProcessEnv, name: string): string {
-  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "ssebench", name);
 }
 
 function cacheFile(): string {
