@@ -21,6 +21,9 @@ export interface PinnedFile {
 export interface SourcesDocument {
   package: string;
   version: string;
+  /** the card's CVE and the Debian patch left out (dataset verify's leak audit looks for both); null when absent */
+  cve: string | null;
+  left_out: string | null;
   /** YYYY-MM-DD, null when absent (the card needs them; the format does not) */
   published: string | null;
   fixed: string | null;
@@ -85,12 +88,28 @@ export function checkUpstreamSources(input: unknown): SourcesCheck {
     const { sourcesModelProblems } = require("./upstream-sources.ts") as typeof import("./upstream-sources.ts");
     return { ok: false, problems: sourcesModelProblems(data) };
   }
-  const doc = data as { package: string; version: string; published?: string | null; fixed?: string | null; files: { url: string; sha256: string }[] };
+  const doc = data as {
+    package: string;
+    version: string;
+    cve?: string | null;
+    left_out?: string | null;
+    published?: string | null;
+    fixed?: string | null;
+    files: { url: string; sha256: string }[];
+  };
   const days = badDays(data);
   const named = namedFiles(doc.files);
   if (days.length + named.problems.length > 0) return { ok: false, problems: [...days, ...named.problems] };
   return {
     ok: true,
-    value: { package: doc.package.trim(), version: doc.version.trim(), published: doc.published ?? null, fixed: doc.fixed ?? null, files: named.files },
+    value: {
+      package: doc.package.trim(),
+      version: doc.version.trim(),
+      cve: doc.cve ?? null,
+      left_out: doc.left_out?.trim() ?? null,
+      published: doc.published ?? null,
+      fixed: doc.fixed ?? null,
+      files: named.files,
+    },
   };
 }

@@ -10,7 +10,7 @@ import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, rea
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeCause, UserError } from "../../errors.ts";
-import { checkUpstreamSources, type PinnedFile } from "../../formats/upstream-sources/upstream-sources-check.ts";
+import { checkUpstreamSources, type PinnedFile, type SourcesDocument } from "../../formats/upstream-sources/upstream-sources-check.ts";
 import { msg } from "../messages.ts";
 
 export const SOURCES_FILE = join("upstream", "sources.yaml");
@@ -18,12 +18,9 @@ const DOWNLOAD_TIMEOUT_MS = 300_000;
 
 export type { PinnedFile };
 
-export interface PinnedSources {
+export interface PinnedSources extends SourcesDocument {
   /** the file, as a path for messages */
   file: string;
-  package: string;
-  version: string;
-  files: PinnedFile[];
 }
 
 export function sourcesCacheDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -11,7 +11,8 @@ import type { TaskMetadata } from "../../formats/manifest/manifest-types.ts";
 import type { PatchResult, Summary } from "../../formats/run/summary.ts";
 import type { Docker } from "../backends/docker.ts";
 import type { Home } from "../home.ts";
-import { auditCaseImage } from "./image-audit.ts";
+import { auditAgentView, auditCaseImage } from "./image-audit.ts";
+import { taskSecrets } from "./task-secrets.ts";
 import { msg } from "../messages.ts";
 import { DEFAULTS, defaultCpus, defaultRunTimeout, type RunOptions } from "../options.ts";
 import { runTask } from "../orchestrate.ts";
@@ -34,7 +35,10 @@ export interface AgentRun {
   seconds: number;
   log: string;
   run_dir: string | null;
+  /** the case image's ID */
   image: string | null;
+  /** the ID of the image the agent's container ran (the agent layer): what the leak audit reads as the agent */
+  agent_image: string | null;
   result: PatchResult | null;
   failures: string[];
 }
@@ -52,8 +56,10 @@ export interface TaskVerdict {
   seconds: number;
   /** the disagreements first, then every repetition's failures (verify-repeat.ts) */
   failures: string[];
-  /** What the case image would leak to an agent without the tool layer's clean-up, one line each (image-audit.ts). */
+  /** What the task's images leak to an agent, one line each (image-audit.ts). */
   leaks: string[];
+  /** how long the leak audit took */
+  audit_seconds: number;
   /** the first repetition's runs */
   runs: Record<string, AgentRun>;
   /** every repetition, in order (one without --repeat) */
@@ -136,7 +142,7 @@ async function verifyRun(v: VerifyOptions, task: string, agent: string, rep: num
   const log = join(v.output, "logs", v.repeat > 1 ? `${task}.${agent}.${rep}.log` : `${task}.${agent}.log`);
   rmSync(log, { force: true });
   const started = performance.now();
-  const run: AgentRun = { agent, exit_code: null, seconds: 0, log, run_dir: null, image: null, result: null, failures: [] };
+  const run: AgentRun = { agent, exit_code: null, seconds: 0, log, run_dir: null, image: null, agent_image: null, result: null, failures: [] };
   // Chosen here, so a run that fails after its folder exists (e.g. a case image build, whose log
   // is kept there) still points at it.
   const runsDir = join(v.output, "runs");
@@ -147,6 +153,7 @@ async function verifyRun(v: VerifyOptions, task: string, agent: string, rep: num
     run.exit_code = outcome.summary.container.exit_code;
     run.run_dir = outcome.runDir;
     run.image = outcome.summary.container.case_image;
+    run.agent_image = outcome.summary.container.image;
     run.result = outcome.summary.patch_result;
     const stopped = outcome.summary.interrupted === "SIGINT" || outcome.summary.interrupted === "SIGTERM";
     return { run, summary: outcome.summary, interrupted: stopped ? outcome.exitCode : undefined };
@@ -238,7 +245,9 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<V
     const agents = ["reference", "dummy"];
     const disagreements = findDisagreements(agents, repetitions.map((r) => Object.fromEntries(agents.map((a) => [a, r.runs[a]?.result?.checks]))));
     const failures = [...disagreements.map(describeDisagreement), ...mergeRepetitionFailures(repetitions.map((r) => r.failures))];
-    const leaks = image && meta ? await auditCaseImage(deps.docker, image, meta.source) : [];
+    const auditStarted = performance.now();
+    const leaks = image && meta ? await auditImages(join(dir, task), task, image, repetitions[0]?.runs.dummy?.agent_image ?? null, meta, deps) : [];
+    const auditSeconds = seconds(auditStarted);
     const verdict: TaskVerdict = {
       task,
       checks: meta ? taskChecks(meta) : [],
@@ -246,6 +255,7 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<V
       seconds: seconds(started),
       failures,
       leaks,
+      audit_seconds: auditSeconds,
       runs: repetitions[0]?.runs ?? {},
       repetitions,
       disagreements,
@@ -255,6 +265,19 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<V
     deps.onTask?.(verdict);
   }
   return { verdicts, interrupted: undefined };
+}
+
+/** The leak audit of the case image (as root) and of what the dummy's container ran (as the agent). */
+async function auditImages(folder: string, task: string, image: string, agentImage: string | null, meta: TaskMetadata, deps: VerifyDeps): Promise<string[]> {
+  let secrets;
+  try {
+    secrets = await taskSecrets(folder, task, meta, deps.env);
+  } catch (error) {
+    return [msg.leakAuditFailed(image, error instanceof Error ? error.message : String(error))];
+  }
+  const leaks = await auditCaseImage(deps.docker, image, meta.source, secrets);
+  if (agentImage) leaks.push(...(await auditAgentView(deps.docker, agentImage, meta.source, secrets)));
+  return [...new Set(leaks)];
 }
 
 function seconds(since: number): number {

@@ -63,13 +63,16 @@ describe("comparing repetitions check by check", () => {
   });
 });
 
+/** The leak audit's containers (image-audit.ts): the case image's (`audit SOURCE`) and the agent's view (`audit`). */
+const isAudit = (args: readonly string[]) => args[0] === "run" && (args.at(-2) === "audit" || args.at(-1) === "audit");
+
 /** Grades each container run with the next result of `results`; the leak audit finds nothing. */
 class ScriptedDocker extends FakeDocker {
   constructor(readonly results: unknown[]) {
     super();
   }
   override async call(args: readonly string[], opts: DockerCallOptions = {}): Promise<DockerResult> {
-    if (args[0] === "run" && args.at(-2) === "audit") {
+    if (isAudit(args)) {
       this.calls.push([...args]);
       return { code: 0, stdout: "", stderr: "" };
     }
@@ -133,7 +136,12 @@ describe("verifyTasks --repeat with a fake docker", () => {
     expect(v.repetitions).toHaveLength(3);
     expect(v.runs).toEqual(v.repetitions[0]?.runs as TaskVerdict["runs"]);
     expect(progress).toEqual([`${task} 1 0`, `${task} 2 0`, `${task} 3 0`]);
-    expect(docker.calls.filter((c) => c[0] === "run" && c.at(-2) !== "audit")).toHaveLength(6);
+    expect(docker.calls.filter((c) => c[0] === "run" && !isAudit(c))).toHaveLength(6);
+    // once per task, whatever the repetitions: the case image as root, then what the dummy's container ran as the agent
+    const audits = docker.calls.filter(isAudit);
+    expect(audits.map((c) => c[c.indexOf("--user") + 1])).toEqual(["0:0", "model"]);
+    expect(audits[1]).toContain(v.runs.dummy?.agent_image as string);
+    expect(v.audit_seconds).toBeGreaterThanOrEqual(0);
     for (const k of [1, 2, 3]) for (const agent of ["reference", "dummy"]) expect(existsSync(join(scratch.path, "agree", "logs", `${task}.${agent}.${k}.log`))).toBe(true);
     expect(verdictRow(v)).toEqual([task, "passed (PoC 1/1 fixed) ×3", "failed (PoC 0/1 fixed) ×3", v.seconds.toFixed(1), "ok"]);
   });
