@@ -50,6 +50,10 @@ const lazyFormats: Partial<Record<FormatName, () => Format>> = {
     const m = require("./upstream-sources/upstream-sources.ts") as typeof import("./upstream-sources/upstream-sources.ts");
     return { model: m.upstreamSourcesModel as Type, models: m.upstreamSourcesModels };
   },
+  verified: () => {
+    const m = require("./verified/verified.ts") as typeof import("./verified/verified.ts");
+    return { model: m.verifiedFileModel as Type, models: m.verifiedModels };
+  },
   "publication-record": () => {
     const m = manifestModels();
     return { model: m.publicationRecordModel as Type, models: m.recordModels };
@@ -80,6 +84,7 @@ export const EXPORTED_SCHEMAS: readonly { name: FormatName; file: string }[] = [
   { name: "model", file: "model.schema.json" },
   { name: "model-script", file: "model-script.schema.json" },
   { name: "upstream-sources", file: "upstream-sources.schema.json" },
+  { name: "verified", file: "verified.schema.json" },
 ];
 
 const schemaCache = new Map<FormatName, JsonSchema>();

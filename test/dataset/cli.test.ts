@@ -32,11 +32,11 @@ describe("ssebench dataset", () => {
     expect(await ssebench(["dataset", "manifest", "--check", "-o", "-"])).toEqual({ exitCode: 2, stdout: "", stderr: "--check needs an output file\n" });
   });
 
-  test("schema writes nine files; --check is silent when current and names stale files", async () => {
+  test("schema writes ten files; --check is silent when current and names stale files", async () => {
     const dir = join(tmp.path, "schema");
     const out = await ssebench(["dataset", "schema", "-o", dir]);
     expect(out.stdout.trim().split("\n")).toEqual(
-      ["task", "dataset", "manifest", "images-lock", "model", "model-script", "upstream-sources", "item-dataset", "run-input"].map((n) => `wrote ${dir}/${n}.schema.json`),
+      ["task", "dataset", "manifest", "images-lock", "model", "model-script", "upstream-sources", "verified", "item-dataset", "run-input"].map((n) => `wrote ${dir}/${n}.schema.json`),
     );
     expect(await ssebench(["dataset", "schema", "-o", dir, "--check"])).toEqual({ exitCode: 0, stdout: "", stderr: "" });
     const other = join(tmp.path, "partial");

@@ -11,6 +11,7 @@ export default defineCommand({
     lock: () => load(import("./lock.ts")),
     items: () => load(import("./items.ts")),
     verify: () => load(import("./verify.ts")),
+    records: () => load(import("./records.ts")),
     publish: () => load(import("./publish.ts")),
     cards: () => load(import("./cards.ts")),
     "check-sources": () => load(import("./check-sources.ts")),

@@ -1,5 +1,5 @@
 /** `ssebench dataset verify` behind the thin command file: a table (or JSON); exit 1 on any failure, 3 when repetitions disagree. */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { err, out, renderJson, renderTable } from "../../output/terminal.ts";
 import { ExitCode, usageError } from "../../errors.ts";
 import { DockerCli } from "../backends/docker.ts";
@@ -7,6 +7,7 @@ import { findHome } from "../home.ts";
 import { msg } from "../messages.ts";
 import { MAX_SECONDS } from "../options.ts";
 import { verdictRow, verifyTasks } from "./verify.ts";
+import { recordFromCommand, recordVerdicts, requireCheckout } from "./records-command.ts";
 
 export interface VerifyArgs {
   tasks: string[];
@@ -17,6 +18,10 @@ export interface VerifyArgs {
   timeout?: string;
   repeat?: string;
   json?: boolean;
+  /** write each passing task's record into the dataset's verified.json (records.ts) */
+  record?: boolean;
+  /** record the passing verdicts of a finished verify --output folder instead of verifying */
+  recordFrom?: string;
 }
 
 /** Enough to expose a flaky check; more is a typo (each repetition is two full runs). */
@@ -40,10 +45,14 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
   if (args.catalog !== undefined && args.dir !== undefined) throw usageError(msg.verifyDirAndCatalog());
   const builtIn = ["demo", "debian"];
   if (args.catalog !== undefined && !builtIn.includes(args.catalog)) throw usageError(msg.verifyCatalogName(args.catalog, builtIn));
+  if (args.recordFrom !== undefined && (args.record || args.repeat !== undefined || args.output !== undefined)) throw usageError(msg.recordFromAlone());
   const home = findHome();
+  const dir = args.dir ?? join(home.root, "datasets", args.catalog ?? "demo");
+  if (args.recordFrom !== undefined || args.record) requireCheckout(home);
+  if (args.recordFrom !== undefined) return recordFromCommand({ dir, from: args.recordFrom, tasks: args.tasks }, { docker: new DockerCli(), home, env: process.env });
   const { verdicts, interrupted } = await verifyTasks(
     {
-      dir: args.dir ?? join(home.root, "datasets", args.catalog ?? "demo"),
+      dir,
       tasks: args.tasks,
       output: args.output ?? join("results", "dataset-verify"),
       timeout,
@@ -64,6 +73,7 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
   );
   if (args.json) out(renderJson(verdicts));
   else out(renderTable(["TASK", "REFERENCE", "DUMMY", "SECONDS", "RESULT"], verdicts.map(verdictRow)));
+  if (args.record && !interrupted) err(await recordVerdicts(resolve(dir), verdicts));
   if (interrupted) {
     err(`Interrupted; ${verdicts.length} task(s) verified before the signal`);
     return interrupted;

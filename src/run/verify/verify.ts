@@ -13,6 +13,7 @@ import type { Docker } from "../backends/docker.ts";
 import type { Home } from "../home.ts";
 import { auditAgentView, auditCaseImage } from "./image-audit.ts";
 import { taskSecrets } from "./task-secrets.ts";
+import { gradingCodeDigest, type RecordKey, recordKey } from "./record-key.ts";
 import { msg } from "../messages.ts";
 import { DEFAULTS, defaultCpus, defaultRunTimeout, type RunOptions } from "../options.ts";
 import { runTask } from "../orchestrate.ts";
@@ -66,6 +67,8 @@ export interface TaskVerdict {
   repetitions: Repetition[];
   /** the checks whose outcome differed between repetitions */
   disagreements: Disagreement[];
+  /** the verification record's key of what was verified, taken before the runs (record-key.ts); null outside a checkout */
+  key: RecordKey | null;
 }
 
 /** The checks a task's config gives it (spec dataset-catalog §2.1 `checks`). */
@@ -228,7 +231,9 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<V
   }
   const full: FullDeps = { ...deps, reporterFor: deps.reporterFor ?? fileReporter };
   const verdicts: TaskVerdict[] = [];
+  const grading = deps.home.source === "embedded" ? undefined : gradingCodeDigest(deps.home.root);
   for (const task of tasks) {
+    const key = grading === undefined ? null : recordKey(deps.home.root, join(dir, task), grading);
     const started = performance.now();
     const repetitions: Repetition[] = [];
     let meta: TaskMetadata | undefined;
@@ -259,6 +264,7 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<V
       runs: repetitions[0]?.runs ?? {},
       repetitions,
       disagreements,
+      key,
     };
     writeFileSync(join(v.output, "tasks", `${task}.json`), `${JSON.stringify(verdict, null, 2)}\n`);
     verdicts.push(verdict);
