@@ -12,6 +12,7 @@ export default defineCommand({
     items: () => load(import("./items.ts")),
     verify: () => load(import("./verify.ts")),
     records: () => load(import("./records.ts")),
+    new: () => load(import("./new.ts")),
     publish: () => load(import("./publish.ts")),
     cards: () => load(import("./cards.ts")),
     "check-sources": () => load(import("./check-sources.ts")),
