@@ -12,6 +12,7 @@ import type { RunKey } from "./keys.ts";
 import type { Caller, LedgerEntry } from "./ledger.ts";
 import { msg } from "./messages.ts";
 import { providerError } from "./provider-errors.ts";
+import { bodyShape, MAX_DEPTH } from "./wires/walk.ts";
 import { costOf, noUsage, StreamMeter, type Usage, usageOfBody } from "../formats/models/model-usage.ts";
 
 type Json = Record<string, unknown>;
@@ -36,7 +37,9 @@ export type KeyLookup = (key: string) => RunKey | undefined;
 function upstreamRequest(run: RunKey, route: Route, incoming: Request, body: Json, signal: AbortSignal): Request {
   const { config, key } = run.model;
   const base = (config.base_url ?? "http://scripted.invalid/v1").replace(/\/+$/, "");
-  const url = `${base}${UPSTREAM_PATHS[route]}${new URL(incoming.url).search}`;
+  // The agent's query string stays here: only anthropic's ?beta=true (claude-code's) goes on, as itself.
+  const beta = route === "anthropic" && new URL(incoming.url).searchParams.get("beta") === "true";
+  const url = `${base}${UPSTREAM_PATHS[route]}${beta ? "?beta=true" : ""}`;
   const headers = new Headers({ "content-type": "application/json", "user-agent": "ssebench-gateway" });
   for (const name of PASSED_HEADERS) {
     const value = incoming.headers.get(name);
@@ -172,7 +175,9 @@ async function handle(lookup: KeyLookup, caller: Caller, route: Route, incoming:
   }
   call.stream = body.stream === true;
   const { config } = run.model;
-  if (body.model !== config.name) return refuse(403, msg.otherModel(String(body.model), config.name));
+  if (typeof body.model !== "string") return refuse(400, msg.modelNotName());
+  if (bodyShape(body).tooDeep) return refuse(400, msg.tooDeep(MAX_DEPTH));
+  if (body.model !== config.name) return refuse(403, msg.otherModel(shortened(body.model), config.name));
   const wire: Wire = route === "count_tokens" ? "anthropic" : route;
   if (!config.wires.includes(wire)) return refuse(400, msg.wireNotServed(config.name, wire));
   if (run.totals.spend >= run.budget) return refuse(400, msg.budgetSpent(run.totals.spend, run.budget), "budget_exceeded");
@@ -213,6 +218,11 @@ async function handle(lookup: KeyLookup, caller: Caller, route: Route, incoming:
   return new Response(bytes, { status: upstream.status, headers: { "content-type": type, "x-ssebench-cost": String(cost), "x-ssebench-spent": String(run.totals.spend) } });
 }
 
+/** An agent's text in a message, cut short: it goes into the answer and the ledger line. */
+function shortened(text: string): string {
+  return text.length > 64 ? `${text.slice(0, 64)}…` : text;
+}
+
 /** GET /models (the key's model only) and GET /models/{id} (that model, else 404). */
 function models(lookup: KeyLookup, incoming: Request, id?: string): Response {
   const sent = clientKey(incoming.headers);
@@ -239,6 +249,11 @@ export function createGatewayApp(lookup: KeyLookup, caller: Caller = "agent"): H
     app.get(`${prefix}/models`, (c) => models(lookup, c.req.raw));
     app.get(`${prefix}/models/:id`, (c) => models(lookup, c.req.raw, c.req.param("id")));
   }
-  app.notFound((c) => providerError("chat", 404, msg.notFound(new URL(c.req.url).pathname)));
+  app.notFound((c) => providerError("chat", 404, msg.notFound(shortened(new URL(c.req.url).pathname))));
+  // Never a stack on the terminal nor in an answer: one line, and a provider-shaped 500.
+  app.onError((e) => {
+    process.stderr.write(`${msg.internalError(e instanceof Error ? e.message : String(e))}\n`);
+    return providerError("chat", 500, msg.internalError(e instanceof Error ? e.message : String(e)));
+  });
   return app;
 }

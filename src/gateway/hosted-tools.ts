@@ -2,7 +2,8 @@
  * Hosted server tools run at the model vendor and reach the outside world (web search, web fetch,
  * code execution, remote MCP): with restricted egress nothing may leave through the vendor either,
  * so they are dropped from every request. A hosted tool_search is kept only for the vendor that
- * hosts it (for any other upstream it is an unknown tool).
+ * hosts it (for any other upstream it is an unknown tool). Types and parameter names are compared
+ * without case: a vendor that reads them loosely must not get a hosted tool through.
  */
 import type { Provider, Wire } from "../formats/models/model-types.ts";
 
@@ -12,7 +13,7 @@ const OPENAI_HOSTED = /^(web_search|web_fetch|file_search|code_interpreter|image
 const ANTHROPIC_HOSTED = /^(web_search|web_fetch|code_execution|bash_code_execution|text_editor_code_execution|mcp_toolset)/;
 
 function hosted(wire: Wire, provider: Provider, tool: unknown): boolean {
-  const t = typeof (tool as Json)?.type === "string" ? ((tool as Json).type as string) : "";
+  const t = typeof (tool as Json)?.type === "string" ? ((tool as Json).type as string).trim().toLowerCase() : "";
   if (wire === "anthropic") {
     if (t.startsWith("tool_search_tool")) return provider !== "anthropic";
     return ANTHROPIC_HOSTED.test(t);
@@ -42,8 +43,9 @@ export function stripHostedTools(wire: Wire, provider: Provider, body: Json): st
   if (choice && typeof choice === "object" && typeof choice.type === "string" && hosted(wire, provider, choice)) {
     body.tool_choice = wire === "anthropic" ? { type: "auto" } : "auto";
   }
-  for (const key of wire === "anthropic" ? ["mcp_servers", "container"] : wire === "chat" ? ["web_search_options"] : []) {
-    if (key in body) {
+  const params = wire === "anthropic" ? ["mcp_servers", "container"] : wire === "chat" ? ["web_search_options"] : [];
+  for (const key of Object.keys(body)) {
+    if (params.includes(key.toLowerCase())) {
       removed.push(key);
       delete body[key];
     }

@@ -2,7 +2,7 @@
  * Per-run keys: random, bound to one run and one model, with a USD budget; spend, token and call
  * totals accumulate as calls end. Held in memory by the process that owns the runs.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { ModelConfig } from "../formats/models/model-types.ts";
 import type { Upstream } from "./scripted/provider.ts";
 import type { Ledger } from "./ledger.ts";
@@ -40,21 +40,30 @@ export interface RunKey {
   seq: number;
 }
 
+const digest = (key: string): Buffer => createHash("sha256").update(key).digest();
+
+/** Compares two keys in constant time: their SHA-256 digests, so neither the length nor a common prefix shows. */
+export function sameKey(a: string, b: string): boolean {
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+/** Keys by their digest: a lookup's time depends on the digest of what was sent, never on how much of a key it matches. */
 export class KeyRing {
   private readonly keys = new Map<string, RunKey>();
 
   issue(runId: string, model: ServedModel, budget = DEFAULT_BUDGET_USD, ledger?: Ledger): RunKey {
     const key = `sk-ssebench-${randomBytes(32).toString("base64url")}`;
     const entry: RunKey = { key, runId, model, budget, ledger, seq: 0, totals: { spend: 0, calls: 0, answered: 0, plugin_calls: 0, plugin_spend: 0, tokens: noUsage() } };
-    this.keys.set(key, entry);
+    this.keys.set(digest(key).toString("hex"), entry);
     return entry;
   }
 
   get(key: string): RunKey | undefined {
-    return this.keys.get(key);
+    const entry = this.keys.get(digest(key).toString("hex"));
+    return entry && sameKey(entry.key, key) ? entry : undefined;
   }
 
   revoke(key: string): void {
-    this.keys.delete(key);
+    this.keys.delete(digest(key).toString("hex"));
   }
 }

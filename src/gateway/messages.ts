@@ -19,6 +19,9 @@ export const msg = {
   budgetSpent: (spent: number, budget: number) =>
     `Budget exhausted: this run spent $${spent.toFixed(4)} of its $${budget >= 0.01 ? budget.toFixed(2) : String(budget)} budget; no further model calls are answered`,
   badJson: () => "The request body is not a JSON object",
+  modelNotName: () => "The request's model is not a model name (a string)",
+  tooDeep: (depth: number) => `The request body nests JSON deeper than ${depth} levels`,
+  internalError: (detail: string) => `The gateway failed on this call: ${detail}`,
   upstreamFailed: (detail: string) => `The model's upstream could not be reached: ${detail}`,
   notFound: (path: string) => `No such route: ${path}`,
 

@@ -7,7 +7,7 @@
 import { chmodSync, rmSync } from "node:fs";
 import type { Server } from "bun";
 import { createGatewayApp } from "./app.ts";
-import { KeyRing, type RunKey, type RunTotals, type ServedModel } from "./keys.ts";
+import { KeyRing, sameKey, type RunKey, type RunTotals, type ServedModel } from "./keys.ts";
 import { Ledger } from "./ledger.ts";
 import type { LoadedModel } from "./models.ts";
 import { scriptedUpstream } from "./scripted/provider.ts";
@@ -39,7 +39,7 @@ export class Gateway {
    * trial's network, where the agent can connect too.
    */
   serveRun(run: RunKey, socketPath: string, pluginSocketPath?: string, pluginKey?: string): RunAccess {
-    const lookupFor = (accepted: string) => (key: string) => (key === accepted ? this.keys.get(run.key) : undefined);
+    const lookupFor = (accepted: string) => (key: string) => (sameKey(key, accepted) ? this.keys.get(run.key) : undefined);
     const sockets: [string, "agent" | "plugin"][] = [[socketPath, "agent"]];
     if (pluginSocketPath) sockets.push([pluginSocketPath, "plugin"]);
     const servers = sockets.map(([path, caller]) => {
