@@ -34,7 +34,8 @@ FROM \${SSEBENCH_REGISTRY}/base-generic-${s.language}:${s.baseVersion}
 # the host (a plain \`docker build\` of this folder has no tarballs and stops here).
 COPY upstream /tmp/upstream
 # The Debian source with every patch of its series except the fix this task is about, then without
-# debian/ (which names the fix): one git commit with a neutral message (written by ssebench dataset new).
+# debian/ (which names the fix): one git commit with a neutral message, ignoring build.sh's ssebench-build/
+# so a build is never part of a change (written by ssebench dataset new).
 RUN test -f /tmp/upstream/${dsc} || { echo "upstream/: the pinned sources are missing; build this task with ssebench"; exit 1; } \\
  && mkdir -p /src \\
  && dpkg-source --no-check --no-copy --skip-patches -x /tmp/upstream/${dsc} ${sourcePath(s.dsc.source)} \\
@@ -42,6 +43,7 @@ RUN test -f /tmp/upstream/${dsc} || { echo "upstream/: the pinned sources are mi
  && sed -i '/^${sedEscape(s.patch)}$/d' debian/patches/series \\
  && while read -r p; do case "$p" in ''|'#'*) continue ;; esac; patch -p1 -s --no-backup-if-mismatch < "debian/patches/$p"; done < debian/patches/series \\
  && rm -rf debian /tmp/upstream \\
+ && echo '/ssebench-build/' >> .gitignore \\
  && git init -q \\
  && git add -A \\
  && git -c user.name=ssebench -c user.email=ssebench@example.invalid commit -qm "${s.dsc.source} ${upstreamVersion(s.dsc.version)}"

@@ -153,6 +153,7 @@ describe("the build system and the files", () => {
     expect(text).toContain("FROM ${SSEBENCH_REGISTRY}/base-generic-c:1.0.0\n");
     expect(text).toContain("dpkg-source --no-check --no-copy --skip-patches -x /tmp/upstream/libcap2_2.66-4+deb12u3.dsc /src/libcap2");
     expect(text).toContain("sed -i '/^fix\\.\\[1\\]\\*\\.patch$/d' debian/patches/series");
+    expect(text).toContain("echo '/ssebench-build/' >> .gitignore");
     expect(text).toContain('commit -qm "libcap2 2.66"');
     expect(text).not.toContain("CVE");
     const sources = sourcesYaml(s);
