@@ -65,15 +65,16 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
       env: process.env,
       handleSignals: true,
       onRepetition: (task, k, r, seconds) => err(msg.verifyRepetition(task, k, repeat, r.failures.length === 0, seconds, r.failures)),
-      onTask: (v) => {
+      onTask: async (v) => {
         err(`${v.ok ? "ok" : "FAILED"} ${v.task} (${v.seconds.toFixed(1)}s)${v.failures.length > 0 ? `: ${v.failures.join("; ")}` : ""}`);
         for (const leak of v.leaks) err(`${v.task}: case image leak: ${leak}`);
+        // each passing task is recorded as soon as it passed: a later failure or Ctrl-C keeps it
+        if (args.record && v.ok) err(await recordVerdicts(resolve(dir), [v]));
       },
     },
   );
   if (args.json) out(renderJson(verdicts));
   else out(renderTable(["TASK", "REFERENCE", "DUMMY", "SECONDS", "RESULT"], verdicts.map(verdictRow)));
-  if (args.record && !interrupted) err(await recordVerdicts(resolve(dir), verdicts));
   if (interrupted) {
     err(`Interrupted; ${verdicts.length} task(s) verified before the signal`);
     return interrupted;

@@ -176,8 +176,8 @@ export interface VerifyDeps {
   home: Home;
   env: NodeJS.ProcessEnv;
   reporterFor?: (log: string) => Reporter;
-  /** called after each task, for progress */
-  onTask?: (verdict: TaskVerdict) => void;
+  /** called after each task, for progress (and its record: verify waits for it) */
+  onTask?: (verdict: TaskVerdict) => void | Promise<void>;
   /** called after each repetition of a task when there are several */
   onRepetition?: (task: string, rep: number, repetition: Repetition, seconds: number) => void;
   /** Ctrl-C stops the current run (recorded) and then verify; the CLI sets it */
@@ -268,7 +268,7 @@ export async function verifyTasks(v: VerifyOptions, deps: VerifyDeps): Promise<V
     };
     writeFileSync(join(v.output, "tasks", `${task}.json`), `${JSON.stringify(verdict, null, 2)}\n`);
     verdicts.push(verdict);
-    deps.onTask?.(verdict);
+    await deps.onTask?.(verdict);
   }
   return { verdicts, interrupted: undefined };
 }
