@@ -45,8 +45,9 @@ in_container=$(cat <<'EOF'
 set -u
 root=/ssebench
 fresh() { rm -rf /tmp/tree /tmp/log.*; cp -r "$SRC" /tmp/tree && cd /tmp/tree; }
-sh_run() { SSE_CHECK=$1; shift; export SSE_CHECK SSE_SOURCE=/tmp/tree SSE_TASK_ROOT=$root HOME=/tmp/home
-  mkdir -p "$HOME"; "$@" >>"/tmp/log.$SSE_CHECK" 2>&1; }
+# As in grading: no SSE_* variable (nothing names the check), HOME a scratch folder.
+sh_run() { local check=$1; shift; export HOME=/tmp/home
+  mkdir -p "$HOME"; "$@" >>"/tmp/log.$check" 2>&1; }
 report() { if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "FAIL $1 (expected $3, got $2; log follows)"; tail -n 15 "/tmp/log.$4" | sed 's/^/     | /'; fi; }
 outcome() { if "$@"; then echo pass; else echo fail; fi; }
 triggers() { if "$@"; then echo "does not trigger"; else echo triggers; fi; }

@@ -39,6 +39,7 @@ export const msg = {
   interrupted: (signal: string, phase: string) => `Interrupted by ${signal} during ${phase}`,
   survivors: (user: string, pids: number[]) =>
     `processes of ${user} survived being stopped: ${pids.join(", ")}`,
+  agentOutputLog: (check: string) => `[ssebench: the ${check} check's script and the agent's code it ran wrote what follows: agent output, which may hold anything that code could read]`,
   scriptMissing: (check: string, path: string) => `${check} script ${path} is missing or not executable`,
   brokenWithoutChange: (what: string) => `The ${what} fails without the agent's change too, so this environment cannot grade it`,
   graderCrash: (detail: string) => `Grader error: ${detail}`,

@@ -2,7 +2,8 @@
  * Grading integrity on the demo's htmlesc task and a real engine (issue 9 items 9 and 10): a
  * hostile agent that leaves the bug and stubs the Makefile (do-nothing program, echoing `test:`)
  * fails; an honest agent that fixes the bug, adds a .gitignore line matching a tracked test file
- * and its own regression test where the hidden tests go passes.
+ * and its own regression test where the hidden tests go passes; a constructor that exits 0 in
+ * checks that look like PoC runs or intent tests finds nothing that tells them (issue 27 item 11).
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -33,7 +34,26 @@ function honestCmd(): string[] {
   ];
 }
 
-const home = homeWithAgents({ stubber: JSON.stringify(stubber), honest: JSON.stringify(honestCmd()) });
+/**
+ * No fix: a constructor added to the vulnerable file that exits 0 whenever something the harness
+ * gave its process says this is a PoC run or an intent test (the variable SSE_CHECK, a check name
+ * in the working directory or HOME, the hidden diff readable), so the PoC stops "triggering" and
+ * the hidden tests "pass", while the function test sees the real program.
+ */
+const TELLER = `
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+static int names_it(const char *s) { return s && (strstr(s, "poc") || strstr(s, "intent")); }
+__attribute__((constructor)) static void graded_quietly(void) {
+  char cwd[4096];
+  if (names_it(getenv("SSE_CHECK")) || names_it(getenv("HOME")) || names_it(getcwd(cwd, sizeof cwd))) _exit(0);
+  if (access("/ssebench/diffs/test.diff", R_OK) == 0) _exit(0);
+}
+`;
+const teller = ["sh", "-c", `echo ${Buffer.from(TELLER).toString("base64")} | base64 -d >> htmlesc.c`];
+
+const home = homeWithAgents({ stubber: JSON.stringify(stubber), honest: JSON.stringify(honestCmd()), teller: JSON.stringify(teller) });
 const env = { DOCKER_HOST: process.env.DOCKER_HOST, SSEBENCH_HOME: home.path };
 afterAll(() => {
   results.cleanup();
@@ -53,6 +73,12 @@ describe.skipIf(!E2E)(`grading integrity on a real engine${SKIP_REASON}`, () => 
     expect(readFileSync(join(runDir, "final.patch"), "utf8")).toContain("+\t@echo all tests passed");
     expect(summary.patch_result).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, intent_test_success: false, error_type: null });
     expect(summary.patch_result.set_aside).toEqual([{ path: "Makefile", reason: "build_file" }]);
+  });
+
+  test("hostile agent: a constructor that exits 0 when a check looks like a PoC run or an intent test finds no tell and fails", async () => {
+    const { summary, runDir } = await run("teller");
+    expect(readFileSync(join(runDir, "final.patch"), "utf8")).toContain("graded_quietly");
+    expect(summary.patch_result).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, func_test_success: true, intent_test_success: false });
   });
 
   test("honest agent: the fix, a .gitignore line and its own regression test next to the hidden tests pass", async () => {

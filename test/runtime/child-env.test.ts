@@ -45,8 +45,8 @@ describe("child environments from allow-lists", () => {
     expect(Object.keys(inherited).filter((k) => !k.startsWith("SSE_")).sort()).toEqual(["CC", "GOPATH", "LANG", "LC_ALL", "PATH", "TERM", "TIMEOUT", "TZ"]);
   });
 
-  test("a grading script gets no SSE_ variable it was not given and no secret", () => {
-    const env = childEnv(allowedInherited(container, imageNames), runner, ["SSE_DIFFICULTY"], { SSE_CHECK: "build", HOME: "/scratch/home" });
+  test("a grading script gets no SSE_ variable and no secret", () => {
+    const env = childEnv(allowedInherited(container, imageNames), runner, [], { HOME: "/scratch/home" });
     expect(env).toEqual({
       PATH: "/usr/local/go/bin:/usr/bin:/bin",
       LANG: "C.UTF-8",
@@ -56,11 +56,9 @@ describe("child environments from allow-lists", () => {
       TIMEOUT: "600",
       GOPATH: "/go",
       CC: "clang",
-      SSE_DIFFICULTY: "2",
       HOME: "/scratch/home",
       USER: "sse-runner",
       LOGNAME: "sse-runner",
-      SSE_CHECK: "build",
     });
   });
 

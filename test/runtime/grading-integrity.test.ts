@@ -3,8 +3,9 @@
  * the build and tests, and honest ones that must still pass. Real uids, the compiled entrypoint.
  */
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { repoRoot } from "../helpers/cli.ts";
 import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint, shAgent } from "./harness.ts";
 
 let dirs: RunDirs | undefined;
@@ -29,17 +30,52 @@ test("each check's scripts see only the answers that check needs (the agent's co
   writeFileSync(build, `${readFileSync(build, "utf8")}./build/calc /dev/null >/dev/null\n`);
   // The agent's calc reports which answers it can read into whatever check log it runs in.
   const probes = Object.entries(ANSWERS)
-    .map(([name, rel]) => `if cat "$SSE_TASK_ROOT/${rel}" >/dev/null 2>&1; then echo "probe:$SSE_CHECK:${name}=OPEN" >&2; else echo "probe:$SSE_CHECK:${name}=closed" >&2; fi`)
+    .map(([name, rel]) => `if cat "${d.taskRoot}/${rel}" >/dev/null 2>&1; then echo "probe:${name}=OPEN" >&2; else echo "probe:${name}=closed" >&2; fi`)
     .join("\n");
   writeFileSync(join(d.base, "probe.sh"), `${probes}\n`);
   const r = await runEntrypoint(d, shAgent(`sed -i '1r ${join(d.base, "probe.sh")}' calc.sh`));
   expect(r.result.patch_result.checks.map((c: { check: string }) => c.check)).toEqual(["build", "poc", "function_test", "intent_test"]);
   const seen = (log: string) => readFileSync(join(d.results, "grading", log), "utf8").split("\n").filter((l) => l.startsWith("probe:"));
   const uniq = (lines: string[]) => [...new Set(lines)];
-  expect(uniq(seen("build.log"))).toEqual(["probe:build:hidden=closed", "probe:build:fix=closed", "probe:build:poc=closed"]);
-  expect(uniq(seen("poc-1.log"))).toEqual(["probe:poc:hidden=closed", "probe:poc:fix=closed", "probe:poc:poc=OPEN"]);
-  expect(uniq(seen("function_test.log"))).toEqual(["probe:function_test:hidden=closed", "probe:function_test:fix=closed", "probe:function_test:poc=closed"]);
-  expect(uniq(seen("intent_test.log"))).toEqual(["probe:intent_test:hidden=OPEN", "probe:intent_test:fix=closed", "probe:intent_test:poc=closed"]);
+  const closed = ["probe:hidden=closed", "probe:fix=closed", "probe:poc=closed"];
+  expect(uniq(seen("build.log"))).toEqual(closed);
+  expect(uniq(seen("poc-1.log"))).toEqual(["probe:hidden=closed", "probe:fix=closed", "probe:poc=OPEN"]);
+  expect(uniq(seen("function_test.log"))).toEqual(closed);
+  // The hidden diff is applied by grading itself: never readable, so its being readable names no check.
+  expect(uniq(seen("intent_test.log"))).toEqual(closed);
+});
+
+test("the program under test cannot tell which check runs it: environment, working directory and home alike in every check, the tool API's too; each log marked as agent output", async () => {
+  dirs = newRun();
+  const d = dirs;
+  // The agent's calc prints what it can see of its surroundings wherever it runs; the agent also
+  // runs the functional test through the tool API (its reply holds the same output).
+  const build = join(d.taskRoot, "scripts/build.sh");
+  writeFileSync(build, `${readFileSync(build, "utf8")}./build/calc /dev/null >/dev/null\n`);
+  writeFileSync(join(d.base, "probe.sh"), `{ echo "cwd=$(pwd -P)"; env | sort; } | sed 's/^/probe:/' >&2\n`);
+  const agent = join(repoRoot, "test/e2e/fixtures/tool-agent/tool-agent.sh");
+  d.env.SSE_DIFFICULTY = "0";
+  const r = await runEntrypoint(d, ["--", "/bin/bash", "-c", `sed -i '1r ${join(d.base, "probe.sh")}' calc.sh && bash ${agent} POST:/sse/v1/check/function_test`]);
+  expect(r.result.patch_result.checks.map((c: { check: string }) => c.check)).toEqual(["build", "poc", "function_test", "intent_test"]);
+  const probeLines = (text: string) => [...new Set(text.split("\n").filter((l) => l.startsWith("probe:")))];
+  const seen: Record<string, string[]> = {};
+  for (const log of ["build", "poc-1", "function_test", "intent_test"]) {
+    const text = readFileSync(join(d.results, "grading", `${log}.log`), "utf8");
+    const check = log === "poc-1" ? "poc" : log;
+    expect(text.split("\n")[0]).toBe(`[ssebench: the ${check} check's script and the agent's code it ran wrote what follows: agent output, which may hold anything that code could read]`);
+    seen[log] = probeLines(text);
+  }
+  const reply = readdirSync(join(d.archive, "tool-agent")).find((f) => f.endsWith("check_function_test"))!;
+  seen.toolApi = probeLines(JSON.parse(readFileSync(join(d.archive, "tool-agent", reply), "utf8").replace(/^\d+\n/, "")).stdout);
+  const all = Object.values(seen).flat();
+  expect(all.some((l) => l.startsWith("probe:cwd="))).toBe(true);
+  expect(all.filter((l) => /^probe:SSE_/.test(l))).toEqual([]);
+  expect(all.filter((l) => /build|poc|function|intent|tool-api|check/i.test(l.replace(d.base, "")))).toEqual([]);
+  // Every check's tree and home are <work>/scratch/<16 hex digits>/…: the same once that is masked.
+  const masked = (lines: string[]) => lines.map((l) => l.replace(/\/scratch\/[0-9a-f]{16}\//g, "/scratch/*/")).sort();
+  expect(masked(seen.build!)).toContain(`probe:cwd=${d.work}/scratch/*/tree`);
+  expect(masked(seen.build!)).toContain(`probe:HOME=${d.work}/scratch/*/home`);
+  for (const [where, lines] of Object.entries(seen)) expect({ where, lines: masked(lines) }).toEqual({ where, lines: masked(seen.build!) });
 });
 
 test("honest agent: a line added to .gitignore that matches a tracked test file keeps that file in the change", async () => {

@@ -38,7 +38,8 @@ describe("per-run uids", () => {
     expect(r.result.patch_result.build_success).toBe(true);
     const seen = readFileSync(join(dirs.archive, "id"), "utf8").trim().split("\n").map(Number);
     expect(seen).toEqual([renumberedUids.model, renumberedUids.model, renumberedUids.model]);
-    expect(readFileSync(join(dirs.results, "grading/build.log"), "utf8").split("\n")[0]).toBe(String(renumberedUids.runner));
+    // (the log's first line marks it as agent output)
+    expect(readFileSync(join(dirs.results, "grading/build.log"), "utf8").split("\n")[1]).toBe(String(renumberedUids.runner));
     const passwd = readFileSync(join(etc, "passwd"), "utf8");
     expect(passwd).toContain(`${users.model}:x:${renumberedUids.model}:${renumberedUids.model}:`);
     expect(passwd).toContain(`${users.runner}:x:${renumberedUids.runner}:${renumberedUids.runner}:`);

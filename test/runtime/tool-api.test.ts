@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { entrypointBin, repoRoot } from "../helpers/cli.ts";
-import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint, SLEEP, sleepsLeft } from "./harness.ts";
+import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint, SLEEP, sleepsLeft, users } from "./harness.ts";
 
 setDefaultTimeout(120_000);
 beforeAll(ensureUsers);
@@ -25,10 +25,10 @@ interface Reply {
 }
 
 /** Runs the tool agent with STEPs at a difficulty level; returns its replies and the call log. */
-async function withAgent(level: string | undefined, steps: string[], opts: { env?: Record<string, string>; prepare?: (d: RunDirs) => void } = {}) {
+async function withAgent(level: string | undefined, steps: string[] | ((d: RunDirs) => string[]), opts: { env?: Record<string, string>; prepare?: (d: RunDirs) => void } = {}) {
   dirs = newRun({ env: { SSE_TOOL_PORT: "0", ...(level === undefined ? {} : { SSE_DIFFICULTY: level }), ...opts.env } });
   opts.prepare?.(dirs);
-  const run = await runEntrypoint(dirs, ["--", "/bin/bash", agent, ...steps]);
+  const run = await runEntrypoint(dirs, ["--", "/bin/bash", agent, ...(typeof steps === "function" ? steps(dirs) : steps)]);
   return { run, replies: replies(dirs), calls: callLines(dirs) };
 }
 
@@ -48,6 +48,9 @@ function callLines(d: RunDirs): any[] {
   const path = join(d.results, "tool-calls.jsonl");
   return existsSync(path) ? readFileSync(path, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
 }
+
+/** True in a script while the agent's user has processes, i.e. in an agent-phase check (nothing in a check's environment or paths says so). */
+const IN_AGENT_PHASE = `pgrep -u ${users.model} >/dev/null`;
 
 const mcpText = (r: Reply[]) => JSON.parse(r.find((x) => x.name === "mcp-test_patch")!.body).result.content[0].text as string;
 const byName = (r: Reply[], name: string) => r.find((x) => x.name === name)!;
@@ -202,8 +205,8 @@ describe("difficulty levels", () => {
 describe("walls", () => {
   test("PoCs and hidden tests stay out of reach at a level that withholds them, even for the agent's code run by a check", async () => {
     // The agent's calc.sh runs as sse-runner in the functional test: it tries to print the answers.
-    const leak = `cat "$SSE_TASK_ROOT/pocs/poc.txt" "$SSE_TASK_ROOT/diffs/test.diff" "$SSE_TASK_ROOT/diffs/patch.diff" >&2; ls "$SSE_TASK_ROOT" >&2`;
-    const { replies: r } = await withAgent("2", [`sh:sed -i '2i ${leak.replaceAll("/", "\\/")}' calc.sh`, "GET:/sse/v1/project", "GET:/sse/v1/diff", "POST:/sse/v1/check/function_test", "mcp"]);
+    const leak = (root: string) => `cat "${root}/pocs/poc.txt" "${root}/diffs/test.diff" "${root}/diffs/patch.diff" >&2; ls "${root}" >&2`;
+    const { replies: r } = await withAgent("2", (d) => [`sh:sed -i '2i ${leak(d.taskRoot).replaceAll("/", "\\/")}' calc.sh`, "GET:/sse/v1/project", "GET:/sse/v1/diff", "POST:/sse/v1/check/function_test", "mcp"]);
     const all = r.map((x) => x.body).join("\n");
     expect(all).not.toContain(POC_TEXT);
     expect(all).not.toContain("test_long");
@@ -214,8 +217,8 @@ describe("walls", () => {
   });
 
   test("at level 1 the agent's code sees the PoCs in the PoC runs (by design) but never the hidden tests or the fix", async () => {
-    const leak = `cat "$SSE_TASK_ROOT/diffs/test.diff" "$SSE_TASK_ROOT/diffs/patch.diff" >&2`;
-    const { replies: r, calls } = await withAgent("1", [`sh:sed -i '2i ${leak.replaceAll("/", "\\/")}' calc.sh`, "POST:/sse/v1/check/poc", "POST:/sse/v1/check/function_test", "mcp"]);
+    const leak = (root: string) => `cat "${root}/diffs/test.diff" "${root}/diffs/patch.diff" >&2`;
+    const { replies: r, calls } = await withAgent("1", (d) => [`sh:sed -i '2i ${leak(d.taskRoot).replaceAll("/", "\\/")}' calc.sh`, "POST:/sse/v1/check/poc", "POST:/sse/v1/check/function_test", "mcp"]);
     const all = r.map((x) => x.body).join("\n");
     expect(all).not.toContain("test_long");
     expect(all).not.toContain("cut -c1-8");
@@ -267,7 +270,7 @@ describe("walls", () => {
 
   test("a check still running when the agent exits is stopped; grading is not held up and not affected", async () => {
     dirs = newRun({ env: { SSE_TOOL_PORT: "0", SSE_DIFFICULTY: "2" } });
-    Bun.spawnSync(["sh", "-c", `sed -i '2i case "$PWD" in */tool-api/*) sleep 300;; esac' ${dirs.taskRoot}/scripts/build.sh`]);
+    Bun.spawnSync(["sh", "-c", `sed -i '2i if ${IN_AGENT_PHASE}; then sleep 300; fi' ${dirs.taskRoot}/scripts/build.sh`]);
     const started = performance.now();
     const r = await runEntrypoint(dirs, ["--", "/bin/bash", "-c", `bash ${agent} POST:/sse/v1/check/build & sleep 1; exit 0`]);
     expect(performance.now() - started).toBeLessThan(60_000);
@@ -277,7 +280,7 @@ describe("walls", () => {
   });
   test("what the agent's code leaves in /tmp during an agent-phase check is gone before grading", async () => {
     const planted = `/tmp/sse-planted-${process.pid}`;
-    const plant = `case "$PWD" in */tool-api/*) echo poisoned > ${planted};; esac`;
+    const plant = `if ${IN_AGENT_PHASE}; then echo poisoned > ${planted}; fi`;
     const { run } = await withAgent("2", [`sh:sed -i '2i ${plant.replaceAll("/", "\\/")}' calc.sh`, "POST:/sse/v1/check/function_test"]);
     expect(run.exitCode).toBe(0);
     expect(existsSync(planted)).toBe(false);
@@ -286,7 +289,7 @@ describe("walls", () => {
 
   test("SIGTERM while an agent's check runs stops it with the run: interrupted, nothing of sse-runner left", async () => {
     dirs = newRun({ env: { SSE_TOOL_PORT: "0", SSE_DIFFICULTY: "2" } });
-    Bun.spawnSync(["sh", "-c", `sed -i '2i case "$PWD" in */tool-api/*) sleep ${SLEEP + 7};; esac' ${dirs.taskRoot}/scripts/build.sh`]);
+    Bun.spawnSync(["sh", "-c", `sed -i '2i if ${IN_AGENT_PHASE}; then sleep ${SLEEP + 7}; fi' ${dirs.taskRoot}/scripts/build.sh`]);
     const r = await runEntrypoint(dirs, ["--", "/bin/bash", agent, "POST:/sse/v1/check/build"], {
       onStart: (proc) =>
         void (async () => {
@@ -306,11 +309,12 @@ describe("calls", () => {
     let spanFile = "";
     const { replies: r } = await withAgent("2", steps, {
       prepare: (d) => {
-        // Every agent-phase build records when it ran; the one of the build check takes 11 s,
-        // longer than Bun's default 10 s idle timeout.
+        // Every agent-phase build (while the agent's user has processes) records when it ran; the
+        // one of the build check (build.sh not started by test.sh) takes 11 s, longer than Bun's
+        // default 10 s idle timeout.
         spanFile = join(d.base, "spans");
         Bun.spawnSync(["sh", "-c", `touch ${spanFile} && chmod 666 ${spanFile}`]);
-        const hook = `case "$PWD" in */tool-api/*) echo "start $(date +%s%N)" >> ${spanFile}; [ "$SSE_CHECK" = build ] \\&\\& sleep 11; echo "end $(date +%s%N)" >> ${spanFile};; esac`;
+        const hook = `if ${IN_AGENT_PHASE}; then echo "start $(date +%s%N)" >> ${spanFile}; tr "\\\\0" " " < /proc/$PPID/cmdline | grep -q test.sh || sleep 11; echo "end $(date +%s%N)" >> ${spanFile}; fi`;
         Bun.spawnSync(["sh", "-c", `sed -i '2i ${hook.replaceAll("/", "\\/")}' ${d.taskRoot}/scripts/build.sh`]);
       },
     });

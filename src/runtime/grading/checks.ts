@@ -35,6 +35,8 @@ export interface CheckContext {
   deadline?: number;
   /** Called with each finished check, so an interrupt can report what is known. */
   onCheck?: (c: CheckRecord) => void;
+  /** Each log starts with a line marking it as the agent's code's output (the run folder's logs). */
+  markLogs?: boolean;
 }
 
 export class GradingTimeout extends Error {}
@@ -74,7 +76,6 @@ const LOG_TAIL = 8000;
 
 export class Checks {
   readonly records: CheckRecord[] = [];
-  private trees = 0;
   private current?: Running;
   private aborted = false;
   private plan?: Promise<SetAsidePlan>;
@@ -136,11 +137,15 @@ export class Checks {
     return plan;
   }
 
-  /** A fresh copy of the pristine tree owned by sse-runner, with the change applied (as grading applies it) unless `withPatch` is false. */
-  async freshTree(name: string, withPatch = true, forIntent = false): Promise<Tree> {
+  /**
+   * A fresh copy of the pristine tree owned by sse-runner, with the change applied (as grading
+   * applies it) unless `withPatch` is false. Its folder's name is random: no path the agent's code
+   * sees names the check (every check's tree and home look alike).
+   */
+  async freshTree(withPatch = true, forIntent = false): Promise<Tree> {
     if (this.aborted) throw new ChecksAborted();
     const { ctx } = this;
-    const dir = join(ctx.scratch, `${++this.trees}-${name}`);
+    const dir = join(ctx.scratch, neutralName());
     const tree = join(dir, "tree");
     const home = join(dir, "home");
     mkdirSync(home, { recursive: true, mode: 0o700 });
@@ -174,9 +179,11 @@ export class Checks {
     const limit = fixedLimitMs ?? Math.min(ctx.checkTimeoutMs, left);
     const logPath = join(ctx.logDir, `${label}.log`);
     showTaskFiles(ctx.taskRoot, ctx.task, ctx.runner, check);
-    const env = childEnv(ctx.inherited, ctx.runner, ["SSE_DIFFICULTY"], { SSE_SOURCE: where.tree, SSE_TASK_ROOT: ctx.taskRoot, SSE_CHECK: check, HOME: where.home });
+    // The image's environment and the basics only: no SSE_ variable, nothing that names the check
+    // (the program under test must not be able to tell which check runs it, docs §7).
+    const env = childEnv(ctx.inherited, ctx.runner, [], { HOME: where.home });
     log("INFO", "Check start", { check: label });
-    this.current = start({ argv: [path, ...args], cwd: where.tree, env, user: ctx.runner, log: logPath }, limit, ctx.graceMs);
+    this.current = start({ argv: [path, ...args], cwd: where.tree, env, user: ctx.runner, log: logPath, logHeader: ctx.markLogs ? msg.agentOutputLog(check) : undefined }, limit, ctx.graceMs);
     const running = this.current;
     const o = await running.done;
     this.current = undefined;
@@ -201,7 +208,7 @@ export class Checks {
     // If the original tree does not finish in that time either, the environment cannot grade in time.
     const hung = run.record.status === "timeout";
     const limit = hung ? Math.max(1, run.record.duration_seconds * 1000) : undefined;
-    const control = await this.script(check, `${check}-original`, rel, [], await this.freshTree(`${check}-original`, false), null, "original", limit);
+    const control = await this.script(check, `${check}-original`, rel, [], await this.freshTree(false), null, "original", limit);
     if (hung && control.record.status === "timeout") throw new GradingTimeout();
     return { state: control.ok ? "failed" : "broken", run, control };
   }
@@ -233,13 +240,13 @@ export class Checks {
 
   async functionTest(): Promise<Controlled> {
     const rel = this.ctx.task.scripts.test!;
-    return this.controlled("function_test", rel, await this.script("function_test", "function_test", rel, [], await this.freshTree("function_test"), null));
+    return this.controlled("function_test", rel, await this.script("function_test", "function_test", rel, [], await this.freshTree(), null));
   }
 
   /** The hidden tests applied to a fresh patched tree, then the test script. */
   async intentTest(): Promise<IntentOutcome> {
     const { ctx } = this;
-    const where = await this.freshTree("intent_test", true, true);
+    const where = await this.freshTree(true, true);
     const diff = readFileSync(join(ctx.taskRoot, ctx.task.files.futureTest!));
     const applied = await this.applyAsRunner(where, diff, ["-p1"]);
     if (!applied.ok) {
@@ -258,6 +265,11 @@ export class Checks {
       timeoutMs: this.ctx.checkTimeoutMs,
     });
   }
+}
+
+/** 16 random hex digits: a scratch folder's name. */
+function neutralName(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
 }
 
 function tail(path: string): string | null {

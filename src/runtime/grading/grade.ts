@@ -28,7 +28,7 @@ export interface GradeContext {
 }
 
 export async function grade(ctx: GradeContext): Promise<{ result: PatchResult; evaluatorTimeout: boolean }> {
-  const run = new Checks({ ...ctx, logDir: join(ctx.results, "grading"), deadline: performance.now() + ctx.gradingTimeoutMs });
+  const run = new Checks({ ...ctx, logDir: join(ctx.results, "grading"), deadline: performance.now() + ctx.gradingTimeoutMs, markLogs: true });
   run.reset();
   try {
     const out = await gradeWith(ctx, run);
@@ -50,7 +50,7 @@ async function gradeWith(ctx: GradeContext, run: Checks): Promise<{ result: Patc
   try {
     let built: Tree;
     try {
-      built = await run.freshTree("build");
+      built = await run.freshTree();
     } catch (e) {
       if (!(e instanceof ApplyFailed)) throw e;
       const result: PatchResult = { status: "failed", ...emptyVerdicts(), build_success: false, func_test_success: false, intent_test_success: false, error_msg: msg.applyFailed(), error_log: e.message, error_type: null, checks, set_aside: [] };

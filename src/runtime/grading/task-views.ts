@@ -1,8 +1,9 @@
 /**
  * What sse-runner may read of the task root during each check (docs/container-contract.md §7):
- * the scripts and the other task files always; the PoCs only in the PoC runs; the hidden tests
- * only in the intent test; the fix and the reference-only tests never. The agent's code runs in
- * every check, so no check shows it an answer that check does not need.
+ * the scripts and the other task files always; the PoCs only in the PoC runs (the run script
+ * reads the one it is given); the fix, the hidden tests (grading applies them itself, as root) and
+ * the reference-only tests never. The agent's code runs in every check, so no check shows it an
+ * answer that check does not need, nor a file whose being readable names the check.
  */
 import { chmodSync, chownSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -15,8 +16,7 @@ import type { Account } from "../privilege/users.ts";
 export function answerFiles(task: TaskConfig): { path: string; readableIn: CheckName | null }[] {
   const { files } = task;
   const out: { path: string; readableIn: CheckName | null }[] = [];
-  for (const path of [files.patch, files.securityTest, files.intentTest]) if (path) out.push({ path, readableIn: null });
-  if (files.futureTest) out.push({ path: files.futureTest, readableIn: "intent_test" });
+  for (const path of [files.patch, files.securityTest, files.intentTest, files.futureTest]) if (path) out.push({ path, readableIn: null });
   for (const path of files.poc) out.push({ path, readableIn: "poc" });
   return out;
 }

@@ -28,8 +28,10 @@ export class LogSink {
   /** Resolves once every stream ended and the kept tail is written. */
   readonly done = new Promise<void>((r) => (this.resolve = r));
 
-  constructor(path: string) {
+  /** `header`: a first line of the harness's own, counted in the bound's head. */
+  constructor(path: string, header?: string) {
     this.fd = openSync(path, "a", 0o644);
+    if (header) this.add(new TextEncoder().encode(`${header}\n`));
   }
 
   /** Reads `stream` into the log (several streams may share one sink). */

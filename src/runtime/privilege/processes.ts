@@ -22,6 +22,8 @@ export interface SpawnSpec {
   user: Account;
   /** Log file; output is appended. */
   log: string;
+  /** A line the log starts with (within its bound). */
+  logHeader?: string;
   stdin?: Uint8Array;
 }
 
@@ -63,7 +65,7 @@ function codeOf(proc: Bun.Subprocess): number {
 export function start(spec: SpawnSpec, limitMs: number, graceMs: number): Running {
   const startedAt = performance.now();
   if (stopping) return { pid: -1, startedAt, done: Promise.resolve({ exitCode: null, timedOut: false, durationMs: 0, startError: "stopping" }), stop: async () => {}, logged: Promise.resolve() };
-  const sink = new LogSink(spec.log);
+  const sink = new LogSink(spec.log, spec.logHeader);
   let proc: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
   try {
     const cmd = limitedCommand(spec.user, spec.argv, spec.env, spec.cwd);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { UserError } from "../../errors.ts";
 import { TOOL_CALLS } from "../../formats/run/summary.ts";
 import { clearLeftovers, SHARED_TMP } from "../privilege/lockdown.ts";
-import type { Prepared } from "../grading/prepare.ts";
+import { type Prepared, workPaths } from "../grading/prepare.ts";
 import type { TaskConfig } from "../task.ts";
 import { killUserProcesses } from "../privilege/user-processes.ts";
 import type { Account } from "../privilege/users.ts";
@@ -54,7 +54,7 @@ export interface OpenToolApi {
 const WARM_AFTER_MS = 2000;
 
 export function openToolApi(o: OpenOptions): OpenToolApi {
-  const service = new ToolService({ ...o, work: join(o.work, "tool-api"), agentLogs: join(o.work, "tool-logs") });
+  const service = new ToolService({ ...o, work: join(o.work, "tool-api"), scratch: workPaths(o.work).scratch, agentLogs: join(o.work, "tool-logs") });
   let api: ToolApi;
   try {
     api = startToolApi({ service, level: o.level, port: o.port, taskFile: o.taskFile, callsFile: join(o.results, TOOL_CALLS) });

@@ -25,6 +25,8 @@ export interface ServiceOptions {
   source: string;
   /** Root-only working folder of the tool API ($SSE_WORK/tool-api). */
   work: string;
+  /** Where the checks' trees go: final grading's folder, so an agent-phase check looks like a graded one. */
+  scratch: string;
   /** Root-owned folder the agent may read files of by name (full logs). */
   agentLogs: string;
   runner: Account;
@@ -109,7 +111,7 @@ export class ToolService {
       const checks = this.checksFor(change.patch);
       const r = emptyChecks(task.files.poc.length);
       try {
-        const tree = await checks.freshTree("build");
+        const tree = await checks.freshTree();
         await this.runSequence(checks, tree, r);
         const text = renderReport(r, l, (t) => this.saveLog(t));
         const lines = reportLines(r, l);
@@ -192,7 +194,7 @@ export class ToolService {
     const reply = (run: ScriptRun, stderr = "") => ({ outcome: (run.ok ? "passed" : "failed") as Outcome, code: run.record.exit_code ?? -1, stdout: this.readLog(run.logPath), stderr: [timeNote(run, this.o.checkTimeoutMs), stderr].filter(Boolean).join("\n") });
     const broken = (what: string, run: ScriptRun) => ({ ...reply(run, toolMsg.brokenEnv(what)), outcome: "infra" as Outcome });
     if (kind === "build" || kind === "poc") {
-      const tree = await checks.freshTree("build");
+      const tree = await checks.freshTree();
       if (scripts.build) {
         const b = await checks.build(tree);
         if (b.state === "broken") return broken("build", b.run);
@@ -245,7 +247,7 @@ export class ToolService {
     const o = this.o;
     const logDir = join(o.work, `logs-${n}`);
     mkdirSync(logDir, { recursive: true, mode: 0o700 });
-    const checks = new Checks({ taskRoot: o.taskRoot, task: o.task, pristine: o.prepared.pristine, scratch: join(o.work, "scratch"), logDir, runner: o.runner, patch, inherited: o.inherited, checkTimeoutMs: o.checkTimeoutMs, graceMs: o.graceMs });
+    const checks = new Checks({ taskRoot: o.taskRoot, task: o.task, pristine: o.prepared.pristine, scratch: o.scratch, logDir, runner: o.runner, patch, inherited: o.inherited, checkTimeoutMs: o.checkTimeoutMs, graceMs: o.graceMs });
     checks.reset();
     this.current = checks;
     return checks;
