@@ -60,6 +60,27 @@ describe("dataset cards", () => {
     }
   });
 
+  test("a task's verify time comes from its verification record when it has one; a bad verified.json is one line", async () => {
+    const tmp = tempDir("ssebench-cards-verified-");
+    try {
+      const copy = join(tmp.path, "debian");
+      cpSync(dataset, copy, { recursive: true, filter: (src) => !src.endsWith("/verified.json") });
+      const h = "a".repeat(64);
+      const way = { run_seconds: [60, 62, 58], checks: { build: { status: "passed", check_seconds: [10, 11, 9] } } };
+      const record = { key: h, task_files: h, base_recipe: h, grading_code: h, recorded: "2026-12-04T19:00:00Z", ssebench: "0.1.0", repeats: 3, seconds: 123.4, audit_seconds: 4, ways: { reference: way, dummy: way } };
+      writeFileSync(join(copy, "verified.json"), JSON.stringify({ dataset: "debian", records: { "expat-cve-2024-45490": record } }));
+      const text = renderCards(copy);
+      expect(text).toContain("| Verify time | 123 s (the mean of 3 agreeing verifies, recorded 2026-12-04) |");
+      expect(text).toContain("| [expat-cve-2024-45490](#expat-cve-2024-45490) | CVE-2024-45490 | 2024-08-30 | 2024-09-08 | expat | CWE-1284 |");
+      expect(text.split("\n").find((l) => l.startsWith("| [expat-cve-2024-45490]"))).toEndWith(" | 123 s |");
+      writeFileSync(join(copy, "verified.json"), JSON.stringify({ dataset: "debian", records: { x: { ...record, repeats: 0 } } }));
+      const bad = await cards([copy, "--check"]);
+      expect([bad.exitCode, bad.stderr]).toEqual([1, `${join(copy, "verified.json")}: records.x.repeats: must be a whole number of at least 1\n`]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   test("a folder that is not a dataset is one line, exit 1; a malformed command line is exit 2", async () => {
     const missing = join(repoRoot, "no-such-dataset");
     const r = await cards([missing, "--check"]);
