@@ -36,6 +36,10 @@ export interface RunKey {
   model: ServedModel;
   budget: number;
   totals: RunTotals;
+  /** USD held for the calls in flight: their worst cases, until each is settled at what it cost */
+  reserved: number;
+  /** calls taken and not yet settled (an abandoned call until its upstream is read to the end) */
+  inFlight: number;
   ledger: Ledger | undefined;
   seq: number;
 }
@@ -53,7 +57,7 @@ export class KeyRing {
 
   issue(runId: string, model: ServedModel, budget = DEFAULT_BUDGET_USD, ledger?: Ledger): RunKey {
     const key = `sk-ssebench-${randomBytes(32).toString("base64url")}`;
-    const entry: RunKey = { key, runId, model, budget, ledger, seq: 0, totals: { spend: 0, calls: 0, answered: 0, plugin_calls: 0, plugin_spend: 0, tokens: noUsage() } };
+    const entry: RunKey = { key, runId, model, budget, ledger, seq: 0, reserved: 0, inFlight: 0, totals: { spend: 0, calls: 0, answered: 0, plugin_calls: 0, plugin_spend: 0, tokens: noUsage() } };
     this.keys.set(digest(key).toString("hex"), entry);
     return entry;
   }

@@ -39,6 +39,8 @@ export interface LedgerEntry {
   usage: Usage;
   /** USD of this call */
   cost: number;
+  /** `cost` is the call's reserved upper bound: the upstream answered but its usage never came */
+  estimated: boolean;
   /** USD spent by the run after this call */
   spent: number;
   /** hosted tools removed from the request */

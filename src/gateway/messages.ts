@@ -23,6 +23,17 @@ export const msg = {
   tooDeep: (depth: number) => `The request body nests JSON deeper than ${depth} levels`,
   internalError: (detail: string) => `The gateway failed on this call: ${detail}`,
   upstreamFailed: (detail: string) => `The model's upstream could not be reached: ${detail}`,
+  upstreamSilent: (seconds: number) => `The model's upstream sent nothing for ${seconds} s`,
+  answerTooLarge: (bytes: number) => `the answer is larger than ${bytes} bytes`,
+  drainBounded: (seconds: number, bytes: number) =>
+    `the client left and the answer's usage did not come within ${seconds} s and ${bytes} bytes; charged the call's upper bound`,
+  storedContent: (param: string) =>
+    `The request uses ${param}: content stored at the vendor, whose cost the gateway cannot bound against the run's budget; send the whole input instead`,
+  bodyTooLarge: (bytes: number) => `The request body is larger than ${bytes} bytes`,
+  bodyTooSlow: (seconds: number) => `The request body did not arrive within ${seconds} s`,
+  tooManyCalls: (max: number) => `This run has ${max} model calls in flight already; retry when one has ended`,
+  clientLeft: (run: string, bytes: number) => `gateway: run ${run}: the client closed the connection while sending its request (${bytes} bytes received)`,
+  bodyDropped: (run: string, why: string) => `gateway: run ${run}: dropped a connection: ${why}`,
   notFound: (path: string) => `No such route: ${path}`,
 
   // gateway serve

@@ -1,14 +1,20 @@
 /**
  * The gateway as a process serves it: models loaded once, per-run keys, and listeners. A run gets
  * its own Unix socket (bind-mounted into its container), which answers that run's key only; the
- * standalone `gateway serve` listens on TCP for every key it issued. `idleTimeout: 0`: Bun's
- * default 10 s would cut a stream the model pauses.
+ * standalone `gateway serve` listens on TCP for every key it issued. On TCP a connection may idle
+ * `limits.idleSeconds` while its request arrives (stalled requests must not hold the process's file
+ * descriptors); once a call's body is in, the app lifts that for the call (a model may pause a
+ * stream for minutes) and the call's own bounds apply (limits.ts). On a Unix socket Bun cannot lift
+ * it per call (server.timeout has no effect there, Bun 1.4.5), so it is 0 and the body's deadline
+ * and the run's cap on calls in flight bound a stalled request; the entrypoint's forwarder, the
+ * only way to the socket, caps its connections.
  */
 import { chmodSync, rmSync } from "node:fs";
 import type { Server } from "bun";
 import { createGatewayApp } from "./app.ts";
 import { KeyRing, sameKey, type RunKey, type RunTotals, type ServedModel } from "./keys.ts";
 import { Ledger } from "./ledger.ts";
+import { DEFAULT_LIMITS, type GatewayLimits } from "./limits.ts";
 import type { LoadedModel } from "./models.ts";
 import { scriptedUpstream } from "./scripted/provider.ts";
 
@@ -23,8 +29,21 @@ export interface RunAccess {
   close: () => Promise<RunTotals>;
 }
 
+export interface GatewayOptions {
+  limits?: Partial<GatewayLimits>;
+  /** where a dropped connection's line goes (default: stderr) */
+  log?: (line: string) => void;
+}
+
 export class Gateway {
   readonly keys = new KeyRing();
+  readonly limits: GatewayLimits;
+  private readonly log: ((line: string) => void) | undefined;
+
+  constructor(options: GatewayOptions = {}) {
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.log = options.log;
+  }
 
   /** A key for one run; its calls are written to `<ledgerDir>/model-calls.jsonl` when given. */
   issue(runId: string, model: ServedModel, budget?: number, ledgerDir?: string): RunKey {
@@ -44,7 +63,7 @@ export class Gateway {
     if (pluginSocketPath) sockets.push([pluginSocketPath, "plugin"]);
     const servers = sockets.map(([path, caller]) => {
       rmSync(path, { force: true });
-      const app = createGatewayApp(lookupFor(caller === "plugin" && pluginKey ? pluginKey : run.key), caller);
+      const app = createGatewayApp(lookupFor(caller === "plugin" && pluginKey ? pluginKey : run.key), caller, this.limits, this.log);
       // bun-types list idleTimeout for TCP servers only; Bun applies it to Unix sockets too (tested).
       const server = Bun.serve({ unix: path, idleTimeout: 0, fetch: app.fetch } as unknown as Parameters<typeof Bun.serve>[0]);
       // The forwarder in the container runs as root; the agent reaches the gateway through it.
@@ -65,7 +84,7 @@ export class Gateway {
 
   /** Serves every issued key on TCP. */
   serveTcp(hostname: string, port: number): Server<undefined> {
-    const app = createGatewayApp((key) => this.keys.get(key));
-    return Bun.serve({ hostname, port, idleTimeout: 0, fetch: app.fetch });
+    const app = createGatewayApp((key) => this.keys.get(key), "agent", this.limits, this.log);
+    return Bun.serve({ hostname, port, idleTimeout: this.limits.idleSeconds, fetch: app.fetch });
   }
 }

@@ -123,7 +123,7 @@ export const msg = {
   agentFileNotFile: () => "is not a regular file (a folder?); an agent's agent.yaml and Dockerfile must be regular files in its folder",
   agentNameReserved: (name: string) => `the name '${name}' is a built-in agent's; rename the folder and its agent.yaml name`,
   budgetStopped: (budget: number, refused: number) =>
-    `The run's model budget of $${budget} was spent: the gateway refused ${refused} later call${refused === 1 ? "" : "s"} (HTTP 400, budget_exceeded; see model-calls.jsonl), so the agent could not go on`,
+    `The run's model budget of $${budget} ran out: the gateway refused ${refused} call${refused === 1 ? "" : "s"} whose worst case did not fit what was left (HTTP 400, budget_exceeded; see model-calls.jsonl), so the agent could not go on`,
   npmInstalling: (spec: string, dir: string) => `Installing ${spec} from npm into ${dir}`,
   npmInstallFailed: (spec: string, code: number, detail: string) =>
     `Installing ${spec} from npm failed: \`npm install\` exited with status ${code}${detail ? `: ${detail}` : ""}`,

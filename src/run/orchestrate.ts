@@ -213,6 +213,7 @@ async function recordOutcome(run: Run): Promise<RunOutcome> {
     memory: opts.resources.memory,
     error: reporter.error,
     answeredCalls: plan.served && plan.agent.usesModel ? (run.modelTotals?.answered ?? 0) : undefined,
+    budgetRefused: agentSummary.budget_refused_calls,
   });
   const summary = recordRun({
     runDir: dir.path,

@@ -78,12 +78,14 @@ describe.skipIf(!E2E)(`the real opencode CLI against the scripted model${SKIP_RE
     const r = await run("opencode", "scripted-fix-opencode", "opencode-budget", ["--budget", "0.0001"]);
     const dir = runDir("opencode", "scripted-fix-opencode", "opencode-budget");
     const summary = readJson<Summary>(join(dir, "summary.json"));
-    // opencode does not retry a 400: one answered call (the title), one refused, then it exits 1.
+    // $0.0001 holds no call's worst case: every call (the title's too) is refused, and opencode, which
+    // does not retry a 400, exits 1.
     const ledger = jsonl<LedgerEntry>(join(dir, "model-calls.jsonl"));
-    expect(ledger.map((c) => c.status)).toEqual([200, 400]);
-    expect(summary.agent_run.budget_refused_calls).toBe(1);
+    expect(ledger.length).toBeGreaterThan(0);
+    expect(ledger.every((c) => c.status === 400)).toBe(true);
+    expect(summary.agent_run.budget_refused_calls).toBe(ledger.length);
     expect(summary.runtime_result.agent_exit_code).toBe(1);
-    expect(r.stderr).toContain("The run's model budget of $0.0001 was spent: the gateway refused 1 later call");
+    expect(r.stderr).toContain(`The run's model budget of $0.0001 ran out: the gateway refused ${ledger.length} call`);
     const dialog = jsonl<DialogLine>(join(dir, "archive", "dialog.jsonl"));
     expect(dialog.at(-1)).toMatchObject({ type: "complete", status: "error", turns: 0 });
     expect(dialog.at(-1)?.message).toStartWith("APIError: Budget exhausted");

@@ -27,7 +27,7 @@ describe("model files", () => {
   test("the shipped models load (keys from the environment; the scripted one needs none)", async () => {
     expect(listModelNames(models)).toEqual(["claude-sonnet-4-6", "gpt-5", "scripted"]);
     const claude = await loadModelFile(join(models, "claude-sonnet-4-6.yaml"), { ANTHROPIC_API_KEY: "a" });
-    expect(claude.config).toEqual({ name: "claude-sonnet-4-6", provider: "anthropic", upstream_model: "claude-sonnet-4-6", base_url: "https://api.anthropic.com/v1", key_env: "ANTHROPIC_API_KEY", wires: ["anthropic"], price: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 } });
+    expect(claude.config).toEqual({ name: "claude-sonnet-4-6", provider: "anthropic", upstream_model: "claude-sonnet-4-6", base_url: "https://api.anthropic.com/v1", key_env: "ANTHROPIC_API_KEY", wires: ["anthropic"], price: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 }, max_output_tokens: 64000 });
     expect(claude.key).toBe("a");
     const scripted = await loadModelFile(join(models, "scripted.yaml"), {});
     expect(scripted.script?.turns).toHaveLength(3);

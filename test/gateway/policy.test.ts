@@ -15,8 +15,9 @@ import { post, PRICE, requestBody, SCRIPT, scriptedModel, startGateway } from ".
 const MODEL = "scripted-test";
 
 describe("keys and budgets", () => {
-  // One anthropic call costs $0.006495: the second call finds the budget spent.
-  const gw = startGateway(scriptedModel(), 0.005);
+  // One anthropic call costs $0.006495 and reserves about $0.019 (its worst case, budget.ts): after
+  // the first, what is left of $0.02 does not fit the second.
+  const gw = startGateway(scriptedModel(), 0.02);
   afterAll(() => gw.stop());
 
   test("no key, an unknown key: 401 in the wire's error shape", async () => {
@@ -34,16 +35,16 @@ describe("keys and budgets", () => {
     expect(((await r.json()) as any).error.message).toBe(msg.otherModel("gpt-5", MODEL));
   });
 
-  test("once the budget is spent: 400 with the provider's error shape, logged, nothing forwarded", async () => {
-    expect((await post(`${gw.url}/v1/messages`, gw.run.key, requestBody("anthropic", MODEL, { stream: true }))).status).toBe(200);
+  test("once what is left fits no call: 400 with the provider's error shape, logged, nothing forwarded", async () => {
+    expect(await (await post(`${gw.url}/v1/messages`, gw.run.key, requestBody("anthropic", MODEL, { stream: true }))).text()).toContain("message_stop");
     const spent = gw.run.totals.spend;
-    expect(spent).toBeGreaterThan(0.005);
+    expect(spent).toBe(0.006495);
     const anthropic = await post(`${gw.url}/v1/messages`, gw.run.key, requestBody("anthropic", MODEL, { stream: true }));
     expect(anthropic.status).toBe(400);
-    expect(await anthropic.json()).toEqual({ type: "error", error: { type: "invalid_request_error", message: msg.budgetSpent(spent, 0.005) } });
+    expect(await anthropic.json()).toEqual({ type: "error", error: { type: "invalid_request_error", message: msg.budgetSpent(spent, 0.02) } });
     const chat = await post(`${gw.url}/v1/chat/completions`, gw.run.key, requestBody("chat", MODEL, { stream: false }));
     expect(chat.status).toBe(400);
-    expect(((await chat.json()) as any).error).toEqual({ message: msg.budgetSpent(spent, 0.005), type: "invalid_request_error", param: null, code: "budget_exceeded" });
+    expect(((await chat.json()) as any).error).toEqual({ message: msg.budgetSpent(spent, 0.02), type: "invalid_request_error", param: null, code: "budget_exceeded" });
     expect(gw.run.totals.spend).toBe(spent);
     expect(gw.run.totals.answered).toBe(1);
     // The 403 of the test before, the answered call, two refusals: all logged and counted.
@@ -126,17 +127,17 @@ describe("forwarding to a real HTTP upstream", () => {
 });
 
 describe("a client that goes away mid-stream", () => {
-  const stats: ScriptedStats = { calls: 0, streams: 0, completed: 0, cancelled: 0 };
   const long = { ...SCRIPT, turns: [{ text: "word ".repeat(400), calls: [] }], delay_ms: 20 };
-  const scripted = serveScripted(scriptedUpstream(long, "slow", stats));
-  const config: ModelConfig = { name: MODEL, provider: "other", upstream_model: "slow", base_url: scripted.url, key_env: "X", wires: ["chat"], price: PRICE };
-  const gw = startGateway({ config, key: "k", upstream: (r) => fetch(r) });
-  afterAll(() => {
-    gw.stop();
-    scripted.stop();
-  });
-
-  test("stops the upstream's stream; the ledger says aborted", async () => {
+  const config: ModelConfig = { name: MODEL, provider: "other", upstream_model: "slow", base_url: "", key_env: "X", wires: ["chat"], price: PRICE };
+  /** A gateway in front of the slow scripted model over HTTP; the client reads two chunks and leaves. */
+  async function leave(drainMs?: number) {
+    const stats: ScriptedStats = { calls: 0, streams: 0, completed: 0, cancelled: 0 };
+    const scripted = serveScripted(scriptedUpstream(long, "slow", stats));
+    const gw = startGateway({ config: { ...config, base_url: scripted.url }, key: "k", upstream: (r) => fetch(r) }, 10, { limits: drainMs ? { drainMs } : {} });
+    afterAll(() => {
+      gw.stop();
+      scripted.stop();
+    });
     const abort = new AbortController();
     const r = await fetch(`${gw.url}/v1/chat/completions`, {
       method: "POST",
@@ -148,9 +149,22 @@ describe("a client that goes away mid-stream", () => {
     await reader.read();
     await reader.read();
     abort.abort();
-    for (let i = 0; i < 100 && stats.cancelled === 0; i++) await Bun.sleep(20);
+    for (let i = 0; i < 500 && gw.run.totals.calls === 0; i++) await Bun.sleep(20);
+    return { stats, gw, entry: (await gw.ledger()).at(-1) };
+  }
+
+  test("the upstream is read on to its usage (then stopped), which is charged; the ledger says aborted", async () => {
+    const { stats, entry } = await leave();
+    // Stopped after the usage chunk, before its [DONE].
     expect(stats).toEqual({ calls: 1, streams: 1, completed: 0, cancelled: 1 });
-    for (let i = 0; i < 100 && gw.run.totals.calls === 0; i++) await Bun.sleep(20);
-    expect((await gw.ledger()).at(-1)).toMatchObject({ status: 200, stream: true, aborted: true });
+    expect(entry).toMatchObject({ status: 200, stream: true, aborted: true, estimated: false, usage: { ...SCRIPT.usage, cache_write: 0 } });
+  });
+
+  test("past the drain's time bound the upstream is stopped and the call charged its reservation", async () => {
+    const { stats, gw, entry } = await leave(100);
+    expect(stats).toEqual({ calls: 1, streams: 1, completed: 0, cancelled: 1 });
+    expect(entry).toMatchObject({ status: 200, stream: true, aborted: true, estimated: true, error: msg.drainBounded(0.1, 64 * 1024 * 1024) });
+    expect(entry?.cost).toBeGreaterThan(0.01);
+    expect(gw.run.reserved).toBe(0);
   });
 });

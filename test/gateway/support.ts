@@ -6,7 +6,7 @@ import type { ModelScript } from "../../src/formats/models/model-script.ts";
 import type { ServedModel } from "../../src/gateway/keys.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { type ScriptedStats, scriptedUpstream } from "../../src/gateway/scripted/provider.ts";
-import { Gateway } from "../../src/gateway/server.ts";
+import { Gateway, type GatewayOptions } from "../../src/gateway/server.ts";
 import { tempDir } from "../helpers/cli.ts";
 
 export const USAGE = { input: 1000, output: 200, cache_read: 400, cache_write: 100 };
@@ -31,9 +31,9 @@ export function scriptedModel(script = SCRIPT, stats?: ScriptedStats, config = s
   return { config, key: undefined, upstream: scriptedUpstream(script, config.name, stats) };
 }
 
-export function startGateway(model: ServedModel, budget?: number) {
+export function startGateway(model: ServedModel, budget?: number, options?: GatewayOptions) {
   const dir = tempDir("ssebench-gw-");
-  const gateway = new Gateway();
+  const gateway = new Gateway(options);
   const run = gateway.issue("run-1", model, budget, dir.path);
   const server = gateway.serveTcp("127.0.0.1", 0);
   const url = `http://127.0.0.1:${server.port}`;

@@ -65,7 +65,7 @@ describe.skipIf(!SWARM)(`a model-using agent on the two-node swarm${SKIP}`, () =
     const ledger = jsonl<LedgerEntry>(join(dir, "model-calls.jsonl"));
     expect(ledger.some((c) => c.status === 400 && c.error?.includes("budget"))).toBe(true);
     expect(summary.agent_run.budget_refused_calls).toBeGreaterThan(0);
-    expect(r.stderr).toContain(`The run's model budget of $0.0001 was spent: the gateway refused ${summary.agent_run.budget_refused_calls} later call`);
+    expect(r.stderr).toContain(`The run's model budget of $0.0001 ran out: the gateway refused ${summary.agent_run.budget_refused_calls} call`);
     const dialog = jsonl<DialogLine>(join(dir, "archive", "dialog.jsonl"));
     expect(dialog.at(-1)).toMatchObject({ type: "complete", status: "error" });
     expect(JSON.stringify(dialog.at(-1))).toContain("Budget exhausted");

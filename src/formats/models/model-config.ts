@@ -30,6 +30,7 @@ export const modelConfigModel = type({
   "key_env?": type(/^[A-Za-z_][A-Za-z0-9_]*$/).describe("The environment variable holding the upstream's key (not for scripted)."),
   wires: type.enumerated(...WIRES).array().atLeastLength(1).describe("The wire formats the model speaks: anthropic (Messages), chat (Chat Completions), responses (Responses)."),
   price: priceModel.describe("USD per million tokens, to meter spend against a run's budget."),
+  "max_output_tokens?": type("number.integer >= 1").describe("The model's output limit in tokens: the cap the gateway sets on a call that asks for none (default 16384)."),
   "script?": type("string >= 1").describe("The script file of a scripted model, relative to this file."),
 });
 
@@ -38,7 +39,7 @@ export const modelConfigModels: ModelInfo[] = [
     name: "ModelConfig",
     title: "SSEBench model",
     description: "A model in models/<name>.yaml that `ssebench run --model` names and the gateway serves.",
-    fields: ["name", "provider", "upstream_model", "base_url", "key_env", "wires", "price", "script"],
+    fields: ["name", "provider", "upstream_model", "base_url", "key_env", "wires", "price", "max_output_tokens", "script"],
   },
   {
     name: "Price",

@@ -22,6 +22,8 @@ export interface ModelConfig {
   key_env?: string;
   wires: Wire[];
   price: ModelPrice;
+  /** the model's output limit: the cap the gateway sets on a call that asks for none */
+  max_output_tokens?: number;
   script?: string;
 }
 

@@ -45,23 +45,38 @@ export function usageOfBody(wire: Wire, body: unknown): Usage {
   return usage;
 }
 
-/** Folds one streamed event (the JSON of a `data:` line) into the usage so far. */
-export function meterEvent(wire: Wire, event: Json, usage: Usage): void {
+/**
+ * Folds one streamed event (the JSON of a `data:` line) into the usage so far; true when it was the
+ * call's last usage event (what the call cost is then known, not only its start).
+ */
+export function meterEvent(wire: Wire, event: Json, usage: Usage): boolean {
   if (wire === "anthropic") {
     // message_start carries the input side; message_delta the cumulative output count.
     if (event.type === "message_start") anthropicUsage(obj(obj(event.message).usage), usage);
-    else if (event.type === "message_delta") anthropicUsage(obj(event.usage), usage);
+    else if (event.type === "message_delta" && Object.keys(obj(event.usage)).length > 0) {
+      anthropicUsage(obj(event.usage), usage);
+      return true;
+    }
   } else if (wire === "chat") {
-    if (event.usage && typeof event.usage === "object") openaiUsage(obj(event.usage), usage, "prompt_tokens", "completion_tokens", "prompt_tokens_details");
+    if (event.usage && typeof event.usage === "object") {
+      openaiUsage(obj(event.usage), usage, "prompt_tokens", "completion_tokens", "prompt_tokens_details");
+      return true;
+    }
   } else if (event.type === "response.completed" || event.type === "response.incomplete" || event.type === "response.failed") {
     const u = obj(obj(event.response).usage);
-    if (Object.keys(u).length > 0) openaiUsage(u, usage, "input_tokens", "output_tokens", "input_tokens_details");
+    if (Object.keys(u).length > 0) {
+      openaiUsage(u, usage, "input_tokens", "output_tokens", "input_tokens_details");
+      return true;
+    }
   }
+  return false;
 }
 
 /** Reads SSE text chunk by chunk and meters each complete `data:` line. */
 export class StreamMeter {
   readonly usage = noUsage();
+  /** the call's last usage event went by */
+  final = false;
   private rest = "";
   constructor(private readonly wire: Wire) {}
   push(text: string): void {
@@ -80,7 +95,7 @@ export class StreamMeter {
     // Every event that carries usage has a "usage" key: skip parsing the (many) others.
     if (!data.startsWith("{") || !data.includes('"usage"')) return;
     try {
-      meterEvent(this.wire, JSON.parse(data) as Json, this.usage);
+      if (meterEvent(this.wire, JSON.parse(data) as Json, this.usage)) this.final = true;
     } catch {
       // not JSON: nothing to meter
     }

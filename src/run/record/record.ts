@@ -91,6 +91,8 @@ export interface RunEvents {
   error: (line: string) => void;
   /** the run's model calls the upstream answered; undefined when the agent makes no model calls */
   answeredCalls?: number;
+  /** calls the gateway refused because they did not fit what was left of the budget */
+  budgetRefused?: number;
 }
 
 /**
@@ -117,7 +119,8 @@ export function judgeResult(result: ContainerResult, ev: RunEvents): ContainerRe
   // not `infra`: an agent could exit at once to get there, so jobs do not retry it and scores
   // "without infrastructure errors" still count it against the agent.
   const code = result.runtime_result.agent_exit_code;
-  if (ev.answeredCalls === 0 && code !== null && code !== 0 && result.patch_result.status === "failed") return mark(msg.noAnsweredCall(code), "no_model_call");
+  // A budget too small for even the first call is the user's setting, said in its own warning: the grade stands.
+  if (ev.answeredCalls === 0 && !ev.budgetRefused && code !== null && code !== 0 && result.patch_result.status === "failed") return mark(msg.noAnsweredCall(code), "no_model_call");
   return result;
 }
 

@@ -18,7 +18,7 @@ function failed(exitCode: number | null): ContainerResult {
     runtime_result: { agent_duration: 1, agent_timeout: false, evaluator_timeout: false, agent_exit_code: exitCode },
   };
 }
-const events = (answeredCalls: number | undefined) => ({ failure: undefined, interrupted: undefined, state: { oomKilled: false, exitCode: 0 }, memory: "4g", error: () => {}, answeredCalls });
+const events = (answeredCalls: number | undefined, budgetRefused = 0) => ({ failure: undefined, interrupted: undefined, state: { oomKilled: false, exitCode: 0 }, memory: "4g", error: () => {}, answeredCalls, budgetRefused });
 
 describe("no answered model call", () => {
   test("an agent that exits non-zero without one answered call is an error (check the key), not failed", () => {
@@ -33,6 +33,10 @@ describe("no answered model call", () => {
     expect(judgeResult(failed(1), events(1)).patch_result.status).toBe("failed");
     expect(judgeResult(failed(0), events(0)).patch_result.status).toBe("failed");
     expect(judgeResult(failed(1), events(undefined)).patch_result.status).toBe("failed");
+  });
+
+  test("a budget too small for the first call: the grade stands (the run warns of the budget), not 'check the key'", () => {
+    expect(judgeResult(failed(1), events(0, 1)).patch_result).toMatchObject({ status: "failed", error_type: null });
   });
 });
 

@@ -1,0 +1,74 @@
+/**
+ * One call through the gateway as the ledger sees it, and its recording: one ledger line and the
+ * run's totals, once, when the call ends (a refusal at once; an answered call when it is settled).
+ */
+import type { Wire } from "../formats/models/model-types.ts";
+import type { Usage } from "../formats/models/model-usage.ts";
+import type { RunKey } from "./keys.ts";
+import type { Caller, LedgerEntry } from "./ledger.ts";
+
+export type Route = Wire | "count_tokens";
+
+export interface Call {
+  run: RunKey;
+  caller: Caller;
+  plugin: string | null;
+  route: Route;
+  path: string;
+  stream: boolean;
+  started: number;
+  time: string;
+  stripped: string[];
+  /** the request's bytes, for the transcript (not kept for refusals) */
+  request: Uint8Array | undefined;
+}
+
+export interface Ending {
+  firstByte?: number;
+  /** the client went away before the answer ended */
+  aborted?: boolean;
+  error?: string;
+  response?: Uint8Array;
+  /** the cost is the call's reserved upper bound: its usage never came */
+  estimated?: boolean;
+}
+
+const ok = (status: number) => status >= 200 && status < 300;
+const cents = (usd: number) => Math.round(usd * 1e10) / 1e10;
+
+/** Records the call in the ledger and the run's totals at `cost` (USD). */
+export function record(call: Call, status: number, usage: Usage, cost: number, extra: Ending): void {
+  const { run } = call;
+  const t = run.totals;
+  t.calls++;
+  const plugin = call.caller === "plugin";
+  if (!plugin && ok(status) && !(extra.aborted && extra.firstByte === undefined)) t.answered++;
+  t.spend = cents(t.spend + cost);
+  if (plugin) {
+    t.plugin_calls++;
+    t.plugin_spend = cents(t.plugin_spend + cost);
+  }
+  for (const k of ["input", "output", "cache_read", "cache_write"] as const) t.tokens[k] += usage[k];
+  const entry: LedgerEntry = {
+    seq: ++run.seq,
+    time: call.time,
+    run: run.runId,
+    caller: call.caller,
+    plugin: call.plugin,
+    model: run.model.config.name,
+    wire: call.route,
+    path: call.path,
+    stream: call.stream,
+    status,
+    ms: Math.round(performance.now() - call.started),
+    first_byte_ms: extra.firstByte === undefined ? null : Math.round(extra.firstByte - call.started),
+    usage,
+    cost,
+    estimated: extra.estimated ?? false,
+    spent: t.spend,
+    stripped: call.stripped,
+    aborted: extra.aborted ?? false,
+    error: extra.error ?? null,
+  };
+  run.ledger?.write(entry, call.request, extra.response);
+}
