@@ -176,6 +176,22 @@ export const MUTATIONS: Mutation[] = [
     build: true,
   },
   {
+    name: "recipe-any-insertion",
+    what: "a build recipe's change is applied whatever it inserts (a flag, a command), not only names of new source files",
+    file: "src/runtime/grading/recipe-change.ts",
+    from: `    if (!run.every((t) => SEPARATORS.has(t) || names.has(t))) return false;\n`,
+    to: "",
+    tests: ["test/runtime/recipe-change.test.ts"],
+  },
+  {
+    name: "recipe-stub-applied",
+    what: "a build recipe rewritten into a stub is applied (nothing of the original must remain)",
+    file: "src/runtime/grading/recipe-change.ts",
+    from: `  if (i < a.length) return false; // something of the original is gone\n`,
+    to: "",
+    tests: ["test/runtime/recipe-change.test.ts"],
+  },
+  {
     name: "run-extras-inherited",
     what: "variables handed to the container at run time (AWS_*, DOCKER_*) reach the children",
     file: "src/runtime/privilege/child-env.ts",

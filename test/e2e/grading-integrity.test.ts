@@ -53,7 +53,27 @@ __attribute__((constructor)) static void graded_quietly(void) {
 `;
 const teller = ["sh", "-c", `echo ${Buffer.from(TELLER).toString("base64")} | base64 -d >> htmlesc.c`];
 
-const home = homeWithAgents({ stubber: JSON.stringify(stubber), honest: JSON.stringify(honestCmd()), teller: JSON.stringify(teller) });
+/** The fix with the entity table moved into a new entity.c, named in the Makefile beside htmlesc.c (issue 27 item 14). */
+function newFileCmd(): string[] {
+  const entityC = `#include "entity.h"\n\nconst char *html_entity(char c)\n{\n\tswitch (c) {\n\tcase '&': return "&amp;";\n\tcase '<': return "&lt;";\n\tcase '>': return "&gt;";\n\tcase '"': return "&quot;";\n\tcase '\\'': return "&#39;";\n\tdefault: return 0;\n\t}\n}\n`;
+  const entityH = "#ifndef ENTITY_H\n#define ENTITY_H\nconst char *html_entity(char c);\n#endif\n";
+  const b64 = (t: string) => Buffer.from(t).toString("base64");
+  return [
+    "sh",
+    "-c",
+    [
+      `echo ${b64(entityC)} | base64 -d > entity.c`,
+      `echo ${b64(entityH)} | base64 -d > entity.h`,
+      // htmlesc.c: the static table gone (its 11 lines), the new one used for the length too.
+      "sed -i '/^static const char \\*entity(char c)$/,/^}$/d; s/entity(in\\[i\\])/html_entity(in[i])/' htmlesc.c",
+      `sed -i 's/^#include "htmlesc.h"$/&\\n#include "entity.h"/' htmlesc.c`,
+      "sed -i '/^\t\tswitch (in\\[i\\]) {$/,/^\t\t}$/c\\\t\tn += html_entity(in[i]) != NULL ? strlen(html_entity(in[i])) : 1;' htmlesc.c",
+      "sed -i 's/ htmlesc\\.c/ htmlesc.c entity.c/g' Makefile",
+    ].join(" && "),
+  ];
+}
+
+const home = homeWithAgents({ stubber: JSON.stringify(stubber), honest: JSON.stringify(honestCmd()), teller: JSON.stringify(teller), newfile: JSON.stringify(newFileCmd()) });
 const env = { DOCKER_HOST: process.env.DOCKER_HOST, SSEBENCH_HOME: home.path };
 afterAll(() => {
   results.cleanup();
@@ -79,6 +99,14 @@ describe.skipIf(!E2E)(`grading integrity on a real engine${SKIP_REASON}`, () => 
     const { summary, runDir } = await run("teller");
     expect(readFileSync(join(runDir, "final.patch"), "utf8")).toContain("graded_quietly");
     expect(summary.patch_result).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, func_test_success: true, intent_test_success: false });
+  });
+
+  test("honest agent: a fix that moves the entity table into a new entity.c and names it in the Makefile passes, the Makefile applied", async () => {
+    const { summary, runDir } = await run("newfile");
+    const patch = readFileSync(join(runDir, "final.patch"), "utf8");
+    expect(patch).toContain("+\t$(CC) $(CFLAGS) -o $@ main.c htmlesc.c entity.c");
+    expect(patch).toContain("+++ b/entity.c");
+    expect(summary.patch_result).toMatchObject({ status: "passed", build_success: true, pov_passed: 1, func_test_success: true, intent_test_success: true, set_aside: [] });
   });
 
   test("honest agent: the fix, a .gitignore line and its own regression test next to the hidden tests pass", async () => {

@@ -3,7 +3,7 @@
  * the build and tests, and honest ones that must still pass. Real uids, the compiled entrypoint.
  */
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "../helpers/cli.ts";
 import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint, shAgent } from "./harness.ts";
@@ -106,6 +106,49 @@ test("hostile agent: a stub Makefile (do-nothing program, echoing test target) o
   expect(readFileSync(join(dirs.results, "final.patch"), "utf8")).toContain("+\t@echo all tests passed");
   expect(r.result.patch_result).toMatchObject({ status: "failed", build_success: true, pov_passed: 0, intent_test_success: false, error_msg: "PoC failed: pocs/poc.txt" });
   expect(r.result.patch_result.set_aside).toEqual([{ path: "Makefile", reason: "build_file" }]);
+});
+
+/**
+ * The fixture as a make project whose sources are listed in the Makefile (SRCS) and joined into
+ * build/calc: calc.c is calc.sh under a source file's name (the recipe rule goes by names).
+ */
+function listedSourcesProject(d: RunDirs): void {
+  renameSync(join(d.source, "calc.sh"), join(d.source, "calc.c"));
+  const recipe = "\tmkdir -p build/vendor && printf '#!/bin/sh\\n' > build/calc && cat $(SRCS) >> build/calc && cp vendor/lib.sh build/vendor/lib.sh && chmod +x build/calc\n";
+  writeFileSync(join(d.source, "Makefile"), `SRCS = calc.c\nbuild/calc: $(SRCS) vendor/lib.sh\n${recipe}test: build/calc\n\tfor t in tests/*.sh; do sh $$t || exit 1; done\n.PHONY: test\n`);
+  writeFileSync(join(d.taskRoot, "scripts/build.sh"), "#!/bin/sh\nexec make -s build/calc\n");
+  writeFileSync(join(d.taskRoot, "scripts/test.sh"), "#!/bin/sh\nexec make -s test\n");
+}
+
+/** The honest fix in a new source file (clamp.c), named in the Makefile's list; `then`: more of the agent's script. */
+function fixInNewFile(then = ""): string[] {
+  const clamp = `printf 'clamp() { printf %%s "$1" | cut -c1-8; }\\n' > clamp.c`;
+  const call = `sed -i 's/^  echo "stack smashing detected" >&2$/  input=$(clamp "$input")/; /^  exit 139$/d' calc.c`;
+  const name = "sed -i 's/^SRCS = calc.c$/SRCS = clamp.c calc.c/' Makefile";
+  return shAgent([clamp, call, name, then].filter(Boolean).join(" && "));
+}
+
+test("honest agent: a fix in a new source file named in the Makefile's list is graded with the Makefile's change, also over hidden tests that change the Makefile", async () => {
+  dirs = newRun();
+  listedSourcesProject(dirs);
+  // The hidden tests also add a line to the Makefile's test target.
+  const hidden = ["diff --git a/Makefile b/Makefile", "--- a/Makefile", "+++ b/Makefile", "@@ -4,3 +4,4 @@ build/calc: $(SRCS) vendor/lib.sh", " test: build/calc", " \tfor t in tests/*.sh; do sh $$t || exit 1; done", "+\t@echo hidden tests ran", " .PHONY: test", ""];
+  writeFileSync(join(dirs.taskRoot, "diffs/test.diff"), readFileSync(join(dirs.taskRoot, "diffs/test.diff"), "utf8") + hidden.join("\n"));
+  const r = await runEntrypoint(dirs, fixInNewFile());
+  expect(readFileSync(join(dirs.results, "final.patch"), "utf8")).toContain("+SRCS = clamp.c calc.c");
+  expect(r.result.patch_result).toMatchObject({ status: "passed", build_success: true, pov_passed: 1, func_test_success: true, intent_test_success: true, set_aside: [] });
+  expect(readFileSync(join(dirs.results, "grading/intent_test.log"), "utf8")).toContain("hidden tests ran");
+  expect(readFileSync(join(dirs.results, "entrypoint.log"), "utf8")).toContain("Build recipe change applied: it only names new source files");
+});
+
+test("hostile agent: the same fix and Makefile line with an echoing test target has the whole Makefile set aside", async () => {
+  dirs = newRun();
+  listedSourcesProject(dirs);
+  const r = await runEntrypoint(dirs, fixInNewFile("sed -i 's/^\tfor t in .*/\t@echo all tests passed/' Makefile"));
+  expect(readFileSync(join(dirs.results, "final.patch"), "utf8")).toContain("+\t@echo all tests passed");
+  // Built without clamp.c: the long input's branch fails (the hidden test sees 0, not 8).
+  expect(r.result.patch_result).toMatchObject({ status: "failed", intent_test_success: false, set_aside: [{ path: "Makefile", reason: "build_file" }] });
+  expect(readFileSync(join(dirs.results, "grading/intent_test.log"), "utf8")).toContain("clamp: not found");
 });
 
 test("hostile agent: deleting or rewriting the project's tests changes nothing the grader runs", async () => {

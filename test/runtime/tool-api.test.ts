@@ -3,7 +3,7 @@
  * MCP and HTTP on 127.0.0.1 (test/e2e/fixtures/tool-agent/tool-agent.sh), checks run as sse-runner.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { entrypointBin, repoRoot } from "../helpers/cli.ts";
 import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint, SLEEP, sleepsLeft, users } from "./harness.ts";
@@ -199,6 +199,18 @@ describe("difficulty levels", () => {
       expect(r.stderr).toBe(`ssebench-entrypoint: SSE_DIFFICULTY must be an integer from 0 to 4, got ${JSON.stringify(bad)}\n`);
       expect(existsSync(join(dirs.archive, "started"))).toBe(false);
     }
+  });
+});
+
+describe("set aside", () => {
+  test("test_patch and a check's reply name the files of the change they did not apply, never one the hidden tests touch", async () => {
+    const { replies: r } = await withAgent("0", ["fix", "sh:echo '# mine' >> tests/test_basic.sh", "sh:echo 'echo mine' > regress.sh", "mcp", "POST:/sse/v1/check/function_test"], {
+      // The hidden tests also add regress.sh (outside the test folders): set aside for the intent test only.
+      prepare: (d) => writeFileSync(join(d.taskRoot, "diffs/test.diff"), `${readFileSync(join(d.taskRoot, "diffs/test.diff"), "utf8")}diff --git a/regress.sh b/regress.sh\nnew file mode 100644\n--- /dev/null\n+++ b/regress.sh\n@@ -0,0 +1 @@\n+true\n`),
+    });
+    const note = "Not applied (grading uses the original tree's version of the project's build recipes and tests; a build recipe's change is applied only when it just adds the names of your new source files to its file lists):\n- tests/test_basic.sh (test file)";
+    expect(mcpText(r)).toBe(`test_patch result: every check passed.\n\nChecks:\n- build: passed\n- PoCs: passed (1 of 1)\n- intent tests: passed\n- functional tests: passed (covered by the intent tests)\n\n${note}`);
+    expect(JSON.parse(byName(r, "POST_sse_v1_check_function_test").body).stderr).toBe(note);
   });
 });
 

@@ -12,7 +12,7 @@ import { log } from "../log.ts";
 import { msg } from "../messages.ts";
 import { capture, type Running, start } from "../privilege/processes.ts";
 import type { TaskConfig } from "../task.ts";
-import { diffPaths, excludeFlag, planSetAside, type SetAsidePlan } from "./set-aside.ts";
+import { appliedRecipes, diffPaths, excludeFlag, includeFlag, planSetAside, recipeCandidates, type SetAsidePlan } from "./set-aside.ts";
 import { showTaskFiles } from "./task-views.ts";
 import { killUserProcesses } from "../privilege/user-processes.ts";
 import type { Account } from "../privilege/users.ts";
@@ -132,7 +132,10 @@ export class Checks {
       }
     };
     const { files } = ctx.task;
-    const plan = planSetAside(change, await taskDiff(files.patch), await taskDiff(files.futureTest));
+    const fix = await taskDiff(files.patch);
+    const recipes = await appliedRecipes(ctx.patch, recipeCandidates(change, fix), ctx.pristine, dir, ctx.checkTimeoutMs);
+    const plan = planSetAside(change, fix, await taskDiff(files.futureTest), recipes);
+    for (const path of recipes) log("INFO", "Build recipe change applied: it only names new source files", { path });
     for (const s of [...plan.everywhere, ...plan.intent]) log("INFO", "Set aside from the change", { path: s.path, reason: s.reason });
     return plan;
   }
@@ -155,8 +158,8 @@ export class Checks {
     if (!own.ok) throw new GraderError(`handing the scratch tree to ${ctx.runner.name}: ${own.stderr.trim()}`);
     if (withPatch && new TextDecoder().decode(ctx.patch).trim() !== "") {
       const plan = await this.setAside();
-      const aside = forIntent ? [...plan.everywhere, ...plan.intent] : plan.everywhere;
-      const r = await this.applyAsRunner({ tree, home }, ctx.patch, ["--binary", ...aside.map((s) => excludeFlag(s.path))]);
+      const aside = forIntent ? [...plan.everywhere, ...plan.intent].map((s) => s.path).concat(plan.afterHidden) : plan.everywhere.map((s) => s.path);
+      const r = await this.applyAsRunner({ tree, home }, ctx.patch, ["--binary", ...aside.map(excludeFlag)]);
       if (!r.ok) throw new ApplyFailed((r.stderr || r.stdout).trim());
     }
     return { tree, home };
@@ -252,6 +255,12 @@ export class Checks {
     if (!applied.ok) {
       this.records.push({ check: "intent_test", poc: null, tree: "patched", status: "failed", exit_code: null, duration_seconds: 0, log: null });
       return { applied: false, error: (applied.stderr || applied.stdout).trim() };
+    }
+    // A recipe change that names new sources, in a recipe the hidden tests change too, goes on top
+    // of theirs; where the two collide the hidden tests' version stays.
+    for (const path of (await this.setAside()).afterHidden) {
+      const r = await this.applyAsRunner(where, ctx.patch, ["--binary", includeFlag(path)]);
+      if (!r.ok) log("WARN", "A build recipe change does not apply over the hidden tests' version", { path, err: (r.stderr || r.stdout).trim() });
     }
     return { applied: true, run: await this.script("intent_test", "intent_test", ctx.task.scripts.test!, [], where, null) };
   }

@@ -36,6 +36,11 @@ export const toolMsg = {
   withheld: (n: number, name: string, checks: string[]) => `Not available at difficulty level ${n} (${name}): ${checks.join(", ")}. Nothing is reported about them.`,
   withheldNothingRan: () => " test_patch has nothing to run at this level, so this result says nothing about your patch.",
   withheldNoPocs: () => " Without the PoCs, this result does not show whether the vulnerability is fixed.",
+  setAside: (files: { path: string; reason: string }[]) =>
+    [
+      "Not applied (grading uses the original tree's version of the project's build recipes and tests; a build recipe's change is applied only when it just adds the names of your new source files to its file lists):",
+      ...files.map((f) => `- ${f.path} (${f.reason === "build_file" ? "build recipe" : "test file"})`),
+    ].join("\n"),
   fullLog: (name: string, text: string) => `Full log (${name}):\n${text}`,
   noLog: (name: string) => `Full log (${name}):\nNo log available`,
   truncatedLog: (name: string, text: string, file: string) => `Truncated log (${name}):\n${text}\n\nFull log available at ${file}`,

@@ -3,6 +3,7 @@
  * enables in run order, the note on the withheld ones, and the failing check's log — kept to the
  * shorter of its last 100 lines or last 10,000 words, the whole log saved where the agent can read it.
  */
+import type { SetAside } from "../../formats/run/result.ts";
 import type { Level } from "./levels.ts";
 import { CHECK_NAMES, type ReportCheck, toolMsg } from "./messages.ts";
 
@@ -67,8 +68,11 @@ export function reportOk(r: PatchChecks, l: Level): boolean {
   return reportLines(r, l).every((c) => c.state === "passed");
 }
 
-/** `saveLog` writes a long log where the agent can read it and returns the path (null when it could not). */
-export function renderReport(r: PatchChecks, l: Level, saveLog: (text: string) => string | null): string {
+/**
+ * `saveLog` writes a long log where the agent can read it and returns the path (null when it could
+ * not); `setAside`: the files of the change the checks did not apply (never the hidden tests' ones).
+ */
+export function renderReport(r: PatchChecks, l: Level, saveLog: (text: string) => string | null, setAside: SetAside[] = []): string {
   const lines = reportLines(r, l);
   const failed = new Set(lines.filter((c) => c.state === "failed").map((c) => c.check));
   const reason = REASON_ORDER.find((c) => failed.has(c));
@@ -79,6 +83,7 @@ export function renderReport(r: PatchChecks, l: Level, saveLog: (text: string) =
   else if (withheld.length > 0) sections.push(toolMsg.ranPassed());
   else sections.push(toolMsg.allPassed());
   if (lines.length > 0) sections.push([toolMsg.checksHeader(), ...lines.map((c) => toolMsg.checkLine(CHECK_NAMES[c.check], c.state, c.detail))].join("\n"));
+  if (setAside.length > 0) sections.push(toolMsg.setAside(setAside));
   if (withheld.length > 0) {
     let note = toolMsg.withheld(l.n, l.name, withheld.map((c) => CHECK_NAMES[c]));
     if (!reason && lines.length === 0) note += toolMsg.withheldNothingRan();

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, openSync, readSync, closeSync, fstatSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CheckRecord } from "../../formats/run/result.ts";
+import type { CheckRecord, SetAside } from "../../formats/run/result.ts";
 import { type Change, captureChange } from "../grading/change.ts";
 import { AgentResources, ApplyFailed, Checks, ChecksAborted, type ScriptRun, type Tree } from "../grading/checks.ts";
 import { log } from "../log.ts";
@@ -113,7 +113,7 @@ export class ToolService {
       try {
         const tree = await checks.freshTree();
         await this.runSequence(checks, tree, r);
-        const text = renderReport(r, l, (t) => this.saveLog(t));
+        const text = renderReport(r, l, (t) => this.saveLog(t), await notApplied(checks));
         const lines = reportLines(r, l);
         const outcome: Outcome = lines.length === 0 ? "none" : lines.every((c) => c.state === "passed") ? "passed" : "failed";
         return { outcome, checks: labels(checks.records), text };
@@ -133,7 +133,9 @@ export class ToolService {
       const checks = this.checksFor(change.patch);
       try {
         const reply = await this.runOne(checks, kind);
-        return { ...reply, checks: labels(checks.records) };
+        const aside = await notApplied(checks);
+        const stderr = aside.length > 0 ? [reply.stderr, toolMsg.setAside(aside)].filter(Boolean).join("\n") : reply.stderr;
+        return { ...reply, stderr, checks: labels(checks.records) };
       } catch (e) {
         return { ...this.failure(e, checks), code: -1, stdout: "", stderr: failureText(e) };
       } finally {
@@ -290,6 +292,11 @@ class BrokenEnvironment extends Error {
   constructor(readonly what: string) {
     super(toolMsg.brokenEnv(what));
   }
+}
+
+/** What the checks left out of the change, told to the agent: never the files the hidden tests touch. */
+async function notApplied(checks: Checks): Promise<SetAside[]> {
+  return (await checks.setAsideList()).filter((s) => s.reason !== "hidden_test");
 }
 
 function labels(records: CheckRecord[]): string[] {
