@@ -325,6 +325,14 @@ export const MUTATIONS: Mutation[] = [
     tests: ["test/gateway/budget.test.ts"],
   },
   {
+    name: "gateway-calls-uncapped",
+    what: "a run may have any number of calls in flight, so one agent's stalled requests take the file descriptors every run of the job shares",
+    file: "src/gateway/app.ts",
+    from: "if (run.inFlight >= s.limits.maxCalls) {",
+    to: "if (run.inFlight < 0) {",
+    tests: ["test/gateway/limits.test.ts"],
+  },
+  {
     name: "codex-web-search-on",
     what: "the codex driver leaves OpenAI's hosted live web search on (the default), so a real model can search the internet for the fix",
     file: "src/agents/codex.ts",

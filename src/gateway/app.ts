@@ -91,7 +91,11 @@ async function handle(s: Serving, route: Route, incoming: Request, server: Serve
     record(call, status, noUsage(), 0, { error: message });
     return providerError(route, status, message, code);
   };
-  if (run.inFlight >= s.limits.maxCalls) return closing(refuse(429, msg.tooManyCalls(s.limits.maxCalls)));
+  if (run.inFlight >= s.limits.maxCalls) {
+    const busy = closing(refuse(429, msg.tooManyCalls(s.limits.maxCalls)));
+    busy.headers.set("retry-after", "1");
+    return busy;
+  }
   run.inFlight++;
   let handed = false;
   let slot = true;

@@ -22,9 +22,10 @@ export interface RunGateway {
   close: () => Promise<RunTotals>;
 }
 
-export async function openRunGateway(model: LoadedModel, runId: string, runDir: string, budget: number): Promise<RunGateway> {
+/** `log`: where a dropped connection's line goes (the run's debug log). */
+export async function openRunGateway(model: LoadedModel, runId: string, runDir: string, budget: number, log: (line: string) => void): Promise<RunGateway> {
   const { Gateway, servedModel } = await import("../gateway/server.ts");
-  const gateway = new Gateway();
+  const gateway = new Gateway({ log });
   // Short, under /tmp: a Unix socket path is limited to 107 bytes, a results path is not.
   const base = join(tmpdir(), "ssebench-gw-");
   const run = gateway.issue(runId, servedModel(model), budget, runDir);
