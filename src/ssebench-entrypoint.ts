@@ -7,6 +7,7 @@ import { msg } from "./runtime/messages.ts";
 import { VERSION } from "./version.ts";
 import { writeOut } from "./runtime/write-out.ts";
 import { setNoNewPrivs } from "./runtime/privilege/no-new-privs.ts";
+import { SIDECAR_AGENT_COMMAND, SIDECAR_MODE } from "./contract/sidecar.ts";
 
 /** Before anything else of a run container's own modes: what they start inherits the flag. */
 function noNewPrivs(): void {
@@ -26,6 +27,11 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
     noNewPrivs();
     return (await import("./runtime/relay/command.ts")).runRelay(argv.slice(1));
   }
+  if (argv[0] === SIDECAR_AGENT_COMMAND) {
+    noNewPrivs();
+    const { sidecarAgentDir } = await import("./runtime/config.ts");
+    return (await import("./runtime/sidecar/supervisor.ts")).runSidecarAgent(argv.slice(1), env, sidecarAgentDir(env));
+  }
   if (argv[0] === "artifact") return (await import("./runtime/plugins/artifact.ts")).writeManifest(env);
   if (argv[0] === "oracle") return (await import("./runtime/plugins/oracle/command.ts")).runOracle(env);
   if (argv[0] === "prepare") {
@@ -37,28 +43,28 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   // The sandbox needs an init: a Bun PID 1 neither reaps orphans nor gets default signal actions.
   if (process.pid === 1) throw new UserError(msg.pid1());
   let i = 0;
+  let mode = "sandbox";
   while (i < argv.length) {
     const a = argv[i]!;
     if (a === "--") {
       i++;
       break;
     }
-    if (a === "--mode") {
-      const mode = argv[i + 1];
-      if (mode !== "sandbox") throw new UserError(mode === undefined ? msg.usage() : msg.unknownMode(mode), ExitCode.usage);
-      i += 2;
-      continue;
-    }
-    if (a.startsWith("--mode=")) {
-      if (a !== "--mode=sandbox") throw new UserError(msg.unknownMode(a.slice(7)), ExitCode.usage);
-      i++;
+    if (a === "--mode" || a.startsWith("--mode=")) {
+      const value = a === "--mode" ? argv[i + 1] : a.slice(7);
+      if (value === undefined) throw new UserError(msg.usage(), ExitCode.usage);
+      if (value !== "sandbox" && value !== SIDECAR_MODE) throw new UserError(msg.unknownMode(value), ExitCode.usage);
+      mode = value;
+      i += a === "--mode" ? 2 : 1;
       continue;
     }
     if (a.startsWith("-")) throw new UserError(msg.unknownFlag(a), ExitCode.usage);
     break;
   }
   const agent = argv.slice(i);
-  if (agent.length === 0) throw new UserError(msg.usage(), ExitCode.usage);
+  // In sidecar mode the agent's argv is the sidecar's (its image's CMD), never this container's.
+  if ((mode === SIDECAR_MODE) !== (agent.length === 0)) throw new UserError(msg.usage(), ExitCode.usage);
+  if (mode === SIDECAR_MODE) return (await import("./runtime/sidecar/sidecar.ts")).runSidecar(env);
   const { runSandbox } = await import("./runtime/sandbox/sandbox.ts");
   return runSandbox(agent, env);
 }

@@ -6,6 +6,7 @@
  */
 import { FORWARD_PORT, MODEL_DIR, MODEL_SECRET_FILE } from "../contract/model.ts";
 import { ARCHIVE_MOUNT, REFERENCE_MOUNT, RESULTS_MOUNT } from "../contract/paths.ts";
+import { SIDECAR_DIR } from "../contract/sidecar.ts";
 import { UPLOAD_FILE } from "../contract/upload.ts";
 import { UserError } from "../errors.ts";
 import { msg } from "./messages.ts";
@@ -48,6 +49,8 @@ export interface RuntimeConfig {
   modelAccess: ModelAccessSettings;
   /** SSE_AGENT_ENV as given: the agent layer's own variables the agent also gets (privilege/child-env.ts) */
   agentEnv: string | undefined;
+  /** sidecar mode: the socket folder (SSE_SIDECAR_DIR) and how long the sidecar has to connect (SSE_SIDECAR_WAIT) */
+  sidecar: { dir: string; waitMs: number };
 }
 
 /** Where a Swarm trial's results go (relay/upload-config.ts reads the file). */
@@ -176,7 +179,13 @@ export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
     upload: uploadSettings(env),
     modelAccess: modelAccessSettings(env),
     agentEnv: env.SSE_AGENT_ENV,
+    sidecar: { dir: env.SSE_SIDECAR_DIR || SIDECAR_DIR, waitMs: seconds(env, "SSE_SIDECAR_WAIT", 120, false) },
   };
+}
+
+/** `ssebench-entrypoint sidecar-agent` (in the sidecar): where the task's sockets are. */
+export function sidecarAgentDir(env: Env): string {
+  return env.SSE_SIDECAR_DIR || SIDECAR_DIR;
 }
 
 /** `ssebench-entrypoint artifact` and `oracle`: where the run's results, archive and task are. */

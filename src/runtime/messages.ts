@@ -1,8 +1,8 @@
 /** Every user-facing text of the entrypoint; tests assert these exact strings. */
 export const msg = {
   usage: () =>
-    "usage: ssebench-entrypoint [--mode sandbox] [--] <agent argv…> | prepare | artifact | check <what> | --version",
-  unknownMode: (mode: string) => `ssebench-entrypoint: unknown mode "${mode}" (modes: sandbox)`,
+    "usage: ssebench-entrypoint [--mode sandbox] [--] <agent argv…> | --mode sidecar | sidecar-agent [--] <agent argv…> | prepare | artifact | check <what> | --version",
+  unknownMode: (mode: string) => `ssebench-entrypoint: unknown mode "${mode}" (modes: sandbox, sidecar)`,
   unknownFlag: (flag: string) => `ssebench-entrypoint: unknown flag "${flag}"`,
   pid1: () =>
     "ssebench-entrypoint: refusing to run as PID 1: start the container with an init (docker run --init)",

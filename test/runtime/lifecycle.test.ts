@@ -226,7 +226,7 @@ describe("agent", () => {
 describe("command line", () => {
   test("usage errors exit 2 with one line", async () => {
     dirs = newRun();
-    for (const argv of [[], ["--mode", "sidecar", "true"], ["--bogus", "true"]]) {
+    for (const argv of [[], ["--mode", "sidecar", "true"], ["--mode", "cloud", "true"], ["--bogus", "true"]]) {
       const r = await runEntrypoint(dirs, argv);
       expect(r.exitCode).toBe(2);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);

@@ -19,7 +19,7 @@ import { parseSecretJson, readRootOnlyFile } from "./secret-file.ts";
 import { relayTarget, relayTcp } from "./socket-relay.ts";
 
 /** Where new connections go: the agent's socket, then (after grading) the plugin socket. */
-const target = { path: "", plugin: "", pluginKey: "" };
+const target = { path: "", agent: "", plugin: "", pluginKey: "" };
 
 interface Access {
   key: string;
@@ -72,6 +72,7 @@ export function openModelAccess(settings: ModelAccessSettings): Record<string, s
   let listener: ReturnType<typeof relayTcp>;
   try {
     target.path = access.agent;
+    target.agent = access.agent;
     target.plugin = access.plugin;
     target.pluginKey = access.pluginKey;
     listener = relayTcp("127.0.0.1", port, () => target.path);
@@ -80,6 +81,9 @@ export function openModelAccess(settings: ModelAccessSettings): Record<string, s
   }
   return { SSE_BASE_URL: `http://127.0.0.1:${listener.port}`, SSE_API_KEY: access.key };
 }
+
+/** The agent's way to the gateway (never the plugin socket): a sidecar's model socket relays there. */
+export const agentModelTarget = (): string => target.agent;
 
 /** Whether the forwarder to the run's model is up. */
 export const modelForwarding = (): boolean => target.path !== "";

@@ -59,50 +59,55 @@ export function relayTarget(target: string): { unix: string } | { hostname: stri
  * when the connection opens (relayTarget's forms; the target can change for later connections).
  */
 export function relayTcp(hostname: string, port: number, target: () => string) {
-  return Bun.listen<Link>({
-    hostname,
-    port,
-    socket: {
-      open(client) {
-        const link: Link = { up: undefined, closed: false, toUp: new Outbox(() => link.up), toClient: new Outbox(() => client) };
-        client.data = link;
-        const to = relayTarget(target());
-        if (!to) return void client.end();
-        const handlers: Parameters<typeof Bun.connect<undefined>>[0]["socket"] = {
-          open(up) {
-            if (link.closed) return void up.end();
-            link.up = up as Socket<unknown>;
-            link.toUp.flush();
-          },
-          data: (_up, chunk) => link.toClient.send(chunk),
-          drain: () => link.toUp.flush(),
-          close: () => void client.end(),
-          error: () => void client.end(),
-        };
-        const since = Date.now();
-        const connect = (): void => {
-          const connecting = "unix" in to ? Bun.connect<undefined>({ unix: to.unix, socket: handlers }) : Bun.connect<undefined>({ ...to, socket: handlers });
-          connecting.catch(() => {
-            if (link.closed) return;
-            // A TCP target is a Swarm trial's relay, started beside the trial's container: the
-            // agent's first call may come before its name resolves or its port accepts.
-            if ("unix" in to || Date.now() - since >= TCP_CONNECT_WAIT_MS) return void client.end();
-            setTimeout(connect, TCP_CONNECT_RETRY_MS);
-          });
-        };
-        connect();
-      },
-      data: (client, chunk) => client.data.toUp.send(chunk),
-      drain: (client) => client.data.toClient.flush(),
-      close(client) {
-        client.data.closed = true;
-        client.data.up?.end();
-      },
-      error(client) {
-        client.data.closed = true;
-        client.data.up?.end();
-      },
+  return Bun.listen<Link>({ hostname, port, socket: relayHandlers(target) });
+}
+
+/** The same on a Unix socket at `path` (sidecar mode's socket folder: runtime/sidecar/link.ts). */
+export function relayUnix(path: string, target: () => string) {
+  return Bun.listen<Link>({ unix: path, socket: relayHandlers(target) });
+}
+
+function relayHandlers(target: () => string): Bun.SocketHandler<Link> {
+  return {
+    open(client) {
+      const link: Link = { up: undefined, closed: false, toUp: new Outbox(() => link.up), toClient: new Outbox(() => client) };
+      client.data = link;
+      const to = relayTarget(target());
+      if (!to) return void client.end();
+      const handlers: Parameters<typeof Bun.connect<undefined>>[0]["socket"] = {
+        open(up) {
+          if (link.closed) return void up.end();
+          link.up = up as Socket<unknown>;
+          link.toUp.flush();
+        },
+        data: (_up, chunk) => link.toClient.send(chunk),
+        drain: () => link.toUp.flush(),
+        close: () => void client.end(),
+        error: () => void client.end(),
+      };
+      const since = Date.now();
+      const connect = (): void => {
+        const connecting = "unix" in to ? Bun.connect<undefined>({ unix: to.unix, socket: handlers }) : Bun.connect<undefined>({ ...to, socket: handlers });
+        connecting.catch(() => {
+          if (link.closed) return;
+          // A TCP target is a Swarm trial's relay, started beside the trial's container: the
+          // agent's first call may come before its name resolves or its port accepts.
+          if ("unix" in to || Date.now() - since >= TCP_CONNECT_WAIT_MS) return void client.end();
+          setTimeout(connect, TCP_CONNECT_RETRY_MS);
+        });
+      };
+      connect();
     },
-  });
+    data: (client, chunk) => client.data.toUp.send(chunk),
+    drain: (client) => client.data.toClient.flush(),
+    close(client) {
+      client.data.closed = true;
+      client.data.up?.end();
+    },
+    error(client) {
+      client.data.closed = true;
+      client.data.up?.end();
+    },
+  };
 }
 

@@ -11,7 +11,7 @@ import type { AgentEnv } from "../../contract/env.ts";
 import { log } from "../log.ts";
 import { agentExtraNames, allowedInherited, childEnv, LLM_VARS } from "../privilege/child-env.ts";
 import { clearLeftovers, returnArchive } from "../privilege/lockdown.ts";
-import { start } from "../privilege/processes.ts";
+import { type Outcome, start } from "../privilege/processes.ts";
 import { killUserProcesses } from "../privilege/user-processes.ts";
 import type { Sandbox } from "./set-up.ts";
 
@@ -41,6 +41,11 @@ export async function agentPhase(s: Sandbox, agentArgv: string[]): Promise<Agent
   tools.warm();
   const outcome = await record.gate(agent.done);
   await record.gate(tools.endPhase());
+  return settleAgent(s, outcome);
+}
+
+/** The agent's outcome in the run record, and the status the entrypoint exits with. */
+export function settleAgent({ record }: Sandbox, outcome: Outcome): AgentRun {
   record.runtime.agent_duration = Math.round(outcome.durationMs / 1000);
   record.runtime.agent_timeout = outcome.timedOut;
   if (outcome.timedOut) log("WARN", "Agent execution timed out");

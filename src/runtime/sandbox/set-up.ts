@@ -58,12 +58,13 @@ export interface Sandbox extends Settings {
   tools: OpenToolApi;
 }
 
-export async function setUp(env: Env): Promise<Sandbox> {
-  const settings = await readSettings(env);
+/** `plugins: false`: none runs whatever SSE_PLUGINS says (sidecar mode has no plugins). */
+export async function setUp(env: Env, opts: { plugins: boolean } = { plugins: true }): Promise<Sandbox> {
+  const settings = await readSettings(env, opts.plugins);
   return openRun(env, settings);
 }
 
-async function readSettings(env: Env): Promise<Settings> {
+async function readSettings(env: Env, withPlugins: boolean): Promise<Settings> {
   // Bun before 1.4 ignored spawn's uid/gid without an error: the agent would have run as root.
   if (!Bun.semver.satisfies(Bun.version, ">=1.4.0")) throw new UserError(msg.oldBun(Bun.version));
   const cfg = readConfig(env, true);
@@ -77,7 +78,7 @@ async function readSettings(env: Env): Promise<Settings> {
   const task = await readTaskConfig(cfg.taskRoot, cacheDir);
   const source = cfg.sourceOverride ?? task.source;
   const all = await loadPlugins(cfg.pluginsDir, cacheDir);
-  const { selected, unknown } = selectPlugins(all, cfg.pluginSelection);
+  const { selected, unknown } = selectPlugins(all, withPlugins ? cfg.pluginSelection : []);
   for (const name of unknown) log("WARN", "Requested plugin is not declared in plugins.yaml", { plugin: name });
   if (selected.length > 0) log("INFO", "Plugins enabled", { plugins: selected.map((p) => p.name).join(",") });
   log("DEBUG", "Configuration read");
