@@ -26,7 +26,7 @@ const args = {
     ...catalogArg,
     build: { type: "boolean", description: "Build the case image from a local copy of the task instead of pulling it" },
     plugin: { type: "string", description: "Install and run this plugin (repeatable; default: those enabled in plugins.yaml)", valueHint: "NAME" },
-    mode: { type: "string", description: "sandbox (default) or sidecar (not supported yet)", valueHint: "MODE" },
+    mode: { type: "string", description: "sandbox or sidecar: where the agent runs (default: the agent's own mode, agent.yaml)", valueHint: "MODE" },
     difficulty: { type: "string", description: "How much checking the agent may ask for, 0 (all) to 4 (none); default 2", valueHint: "0-4" },
     timeout: { type: "string", description: "Agent time limit in seconds (default 3600)", valueHint: "SECONDS" },
     "grading-timeout": { type: "string", description: "Grading time limit in seconds (default: --timeout)", valueHint: "SECONDS" },

@@ -98,7 +98,14 @@ export const msg = {
   egressOpen: () =>
     "--egress open is not available in this build: run containers have no network, so they cannot reach the internet; use --egress restricted",
   pluginSidecar: () => "--plugin applies to sandbox mode only",
-  sidecarUnsupported: () => "--mode sidecar is not supported yet; use --mode sandbox",
+  modeMismatch: (given: string, agent: string, mode: string) =>
+    `--mode ${given}: agent '${agent}' runs in ${mode} mode (agent.yaml${mode === "sidecar" ? " mode: sidecar" : " has no mode: sidecar"}); leave --mode out or give --mode ${mode}`,
+  sidecarSwarm: (agent: string) =>
+    `agent '${agent}' runs in sidecar mode, which only the local backend runs: --backend swarm needs sandbox mode`,
+  sidecarNpm: () => "npm applies to sandbox agents only (a sidecar agent's image brings its own programs)",
+  sidecarBaseMissing: (where: string, agent: string, image: string) =>
+    `${where}: agent '${agent}': the base image ${image} is not on this machine (a sidecar image is built offline, FROM images the engine has: build or pull it first; docs/agents.md "Sidecar agents")`,
+  sidecarNotStarted: (detail: string) => `The sidecar container did not start: ${detail}`,
   unknownPlugins: (names: readonly string[]) => `unknown plugin(s): ${names.join(", ")}`,
   pluginNoRunSh: (name: string, dir: string) => `plugin '${name}': no run.sh in ${dir}`,
   pluginsSchema: (file: string, detail: string) => `${file} does not match schema.json: ${detail}`,

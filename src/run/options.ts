@@ -23,7 +23,8 @@ export interface RunOptions {
   catalog: string | undefined;
   /** undefined: --plugin not given (the container runs the plugins enabled in plugins.yaml). */
   plugins: string[] | undefined;
-  mode: Mode;
+  /** undefined: --mode not given (the agent's own, agent.yaml `mode`) */
+  mode: Mode | undefined;
   difficulty: number;
   /** the agent's time limit, seconds (TIMEOUT in the container) */
   timeout: number;
@@ -177,7 +178,7 @@ export function parseRunOptions(
     local: raw.local || undefined,
     catalog: raw.catalog?.trim() || undefined,
     plugins: repeatedFlag(argv, "plugin"),
-    mode: choice("--mode", raw.mode ?? "sandbox", MODES),
+    mode: raw.mode === undefined ? undefined : choice("--mode", raw.mode, MODES),
     difficulty: Number(difficulty),
     timeout,
     gradingTimeout,

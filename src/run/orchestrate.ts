@@ -11,6 +11,7 @@ import type { ContainerRecord, DiskUsage, Summary } from "../formats/run/summary
 import type { RunTotals } from "../gateway/keys.ts";
 import { VERSION } from "../version.ts";
 import { checkAgentSource } from "./layers/agent-layer.ts";
+import { checkSidecarSource } from "./layers/sidecar-image.ts";
 import { agentRecord } from "./record/agent-record.ts";
 import { PATCH_AGENT } from "./layers/agents.ts";
 import type { Backend, Trial } from "./backends/backend.ts";
@@ -121,7 +122,8 @@ async function startRun(opts: RunOptions, deps: RunDeps): Promise<Run> {
   const startedAt = new Date();
   const timer = new PhaseTimer(reporter);
   const plan = await validateRun(opts, { home: deps.home, env: deps.env, warn: reporter.warn });
-  checkAgentSource(plan.agent);
+  if (plan.mode === "sidecar") checkSidecarSource(plan.agent);
+  else checkAgentSource(plan.agent);
   // A Swarm that is not there is said before any build, as a job says it before its first trial.
   const backend = deps.backend ?? (opts.backend === "swarm" ? await openBackend("swarm", docker, deps.env, reporter.debug, opts.constraints) : undefined);
   timer.lap("validation");
@@ -157,7 +159,8 @@ async function prepareTrial(run: Run): Promise<void> {
   const prediction = plan.agent.name === PATCH_AGENT ? opts.patchFile : undefined;
   if (prediction) copyFileSync(prediction, join(dir.path, "prediction.patch"));
   const referencePatch = run.extracted?.path ?? prediction;
-  run.spec = containerSpec(opts, plan, deps.env, { runDir: dir, runId: run.runId, image, command: images.agentCmd, referencePatch, modelDir: run.gateway?.dir });
+  const sidecar = images.sidecarId ? { image: images.sidecarId, entrypoint: deps.home.entrypointBinary } : undefined;
+  run.spec = containerSpec(opts, plan, deps.env, { runDir: dir, runId: run.runId, image, command: images.agentCmd, referencePatch, modelDir: run.gateway?.dir, sidecar });
 }
 
 /** Starts the trial on the backend and waits for it; a stop of the guard stops it. */
@@ -231,7 +234,7 @@ async function recordOutcome(run: Run): Promise<RunOutcome> {
     provenance: {
       ssebench_version: VERSION,
       dataset: plan.task.dataset,
-      agent: { name: plan.agent.name, version: plan.agent.version ?? VERSION, image: images.agentId },
+      agent: { name: plan.agent.name, version: plan.agent.version ?? VERSION, image: images.sidecarId ?? images.agentId },
       job: opts.job ?? null,
     },
     agentRun: agentSummary,

@@ -13,7 +13,8 @@ import { msg } from "./messages.ts";
 import type { Reporter } from "./reporter.ts";
 import { ensureNpmCli, npmBuildContext, npmCacheDir } from "./layers/agent-npm.ts";
 import { agentFilesSpec, agentLayerInputs, agentLayerSpec, checkAgentImage, imageConfigs } from "./layers/agent-layer.ts";
-import { agentFilesTag, agentTag, toolInputs, toolLayerSpec, toolTag } from "./layers/tool-layers.ts";
+import { agentFilesTag, agentSidecarTag, agentTag, toolInputs, toolLayerSpec, toolTag } from "./layers/tool-layers.ts";
+import { sidecarCommand, sidecarImageSpec } from "./layers/sidecar-image.ts";
 import type { RunPlan } from "./validate.ts";
 
 export interface LayerDeps {
@@ -26,21 +27,19 @@ export interface LayerDeps {
 /** What the layers came to: the images the run starts and records. */
 export interface Images {
   caseId: string | null;
+  /** the image the trial's container runs: the agent layer, or the tool layer beside a sidecar */
   agentId: string | null;
-  /** the agent's command (its layer's CMD), passed after the pinned entrypoint */
+  /** the agent's command (its layer's CMD, or its sidecar image's), passed after the pinned entrypoint */
   agentCmd: string[];
+  /** a sidecar agent's own image (sidecar mode) */
+  sidecarId?: string;
   built: string[];
 }
 
 /** One docker call for the three layers and the case image's bases; also the first contact with the engine. */
 export function lookUpLayers(docker: Docker, plan: RunPlan): Promise<Map<string, ImageInfo>> {
-  return inspectImages(docker, [
-    plan.task.case.tag,
-    toolTag(plan.registry, plan.task.id),
-    agentFilesTag(plan.registry, plan.agent),
-    agentTag(plan.registry, plan.agent, plan.task.id),
-    ...caseBaseImages(plan.task.case, plan.registry),
-  ]);
+  const agent = plan.agent.mode === "sidecar" ? [agentSidecarTag(plan.registry, plan.agent)] : [agentFilesTag(plan.registry, plan.agent), agentTag(plan.registry, plan.agent, plan.task.id)];
+  return inspectImages(docker, [plan.task.case.tag, toolTag(plan.registry, plan.task.id), ...agent, ...caseBaseImages(plan.task.case, plan.registry)]);
 }
 
 /** Builds what is out of date; a failed build's output is kept in the run folder. */
@@ -64,8 +63,22 @@ export async function buildLayers(deps: LayerDeps, plan: RunPlan, guard: RunGuar
     }
     images.built.push(tTag);
   } else reporter.info(msg.layerCached("tool layer", tTag));
-  await buildAgentLayer(deps, plan, guard, images, known, tool.id, runDir);
+  if (plan.agent.mode === "sidecar") await buildSidecarImage(deps, plan, guard, images, known, tool.id, runDir);
+  else await buildAgentLayer(deps, plan, guard, images, known, tool.id, runDir);
   saveDigestCache();
+}
+
+/** A sidecar agent's whole image (sidecar-image.ts); the trial's own container runs the tool layer. */
+async function buildSidecarImage(deps: LayerDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>, toolId: string, runDir: string): Promise<void> {
+  const tag = agentSidecarTag(plan.registry, plan.agent);
+  const spec = await sidecarImageSpec(deps.docker, plan.agent, tag);
+  const labels = { [IMAGE_LABELS.agent]: plan.agent.name };
+  const sidecar = await ensureLayer(deps.docker, { ...spec, log: buildLogFile(runDir, spec.layer), labels }, known.get(tag), deps.reporter, guard.abortSignal);
+  if (sidecar.built) images.built.push(tag);
+  const [config = {}] = sidecar.built ? await imageConfigs(deps.docker, [sidecar.id]) : [{ Cmd: known.get(tag)?.cmd }];
+  images.agentCmd = sidecarCommand(plan.agent, config.Cmd);
+  images.sidecarId = sidecar.id;
+  images.agentId = toolId;
 }
 
 /** The agent's files image, then the agent layer on the tool layer (agent-layer.ts); both checked. */

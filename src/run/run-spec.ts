@@ -1,6 +1,7 @@
 /** A run's settings: as summary.json records them, and as the container gets them (spec §4.5). */
 import type { RunEnv } from "../contract/env.ts";
 import { ARCHIVE_MOUNT } from "../contract/paths.ts";
+import type { TaskMetadata } from "../formats/manifest/manifest-types.ts";
 import type { RunConfig } from "../formats/run/summary.ts";
 import type { ContainerSpec } from "./backends/container.ts";
 import type { RunOptions } from "./options.ts";
@@ -12,7 +13,7 @@ export function runConfig(opts: RunOptions, plan: RunPlan, tool: string): RunCon
   return {
     agent: plan.agent.name,
     model: plan.model,
-    mode: opts.mode,
+    mode: plan.mode,
     timeout: opts.timeout,
     grading_timeout: opts.gradingTimeout,
     run_timeout: opts.runTimeout,
@@ -31,7 +32,7 @@ export function containerSpec(
   opts: RunOptions,
   plan: RunPlan,
   hostEnv: NodeJS.ProcessEnv,
-  run: { runDir: RunDir; runId: string; image: string; command: string[]; referencePatch: string | undefined; modelDir?: string },
+  run: { runDir: RunDir; runId: string; image: string; command: string[]; referencePatch: string | undefined; modelDir?: string; sidecar?: { image: string; entrypoint: string } },
 ): ContainerSpec {
   const env: RunEnv = {
     SSE_ARCHIVE: ARCHIVE_MOUNT,
@@ -42,6 +43,8 @@ export function containerSpec(
   };
   if (plan.served) env.SSE_MODEL_NAME = plan.served.config.name;
   if (plan.plugins.env !== undefined) env.SSE_PLUGINS = plan.plugins.env;
+  // A sidecar run has no plugins (its entrypoint runs none either way).
+  if (run.sidecar) env.SSE_PLUGINS = "";
   if (hostEnv.SSEBENCH_DEBUG) env.SSE_DEBUG = "1";
   const labels: Record<string, string> = {
     "ssebench.results": run.runDir.path,
@@ -60,7 +63,8 @@ export function containerSpec(
     resources: opts.resources,
     platform: plan.platform,
     referencePatch: run.referencePatch,
-    command: run.command,
+    command: run.sidecar ? [] : run.command,
     modelDir: run.modelDir,
+    ...(run.sidecar ? { sidecar: { ...run.sidecar, command: run.command, source: (plan.task.metadata as TaskMetadata).source } } : {}),
   };
 }

@@ -11,13 +11,15 @@ import { type Agent, agentUsesModel, loadAgent, PATCH_AGENT } from "./layers/age
 import { cacheDir, type Home } from "./home.ts";
 import { msg } from "./messages.ts";
 import { loadModel } from "./models.ts";
-import type { RunOptions } from "./options.ts";
+import type { Mode, RunOptions } from "./options.ts";
 import { loadPlugins, type PluginSelection, selectPlugins } from "./plugins.ts";
 import { NO_MODEL } from "./record/results.ts";
 import { type ResolvedTask, resolveCatalogTask, resolveLocalTask } from "./task-source.ts";
 
 export interface RunPlan {
   agent: Agent;
+  /** --mode, else the agent's own: sandbox (in the task's container) or sidecar (beside it) */
+  mode: Mode;
   /** the folder name under results/<task>/ and SSE_MODEL_NAME */
   model: string;
   /** the model the gateway serves to the run (agents that make model calls, or llm: true plugins) */
@@ -50,9 +52,8 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
   if (usesModel && !opts.model) throw new UserError(msg.modelRequired(opts.agent));
   // 3. egress (the setting's syntax was checked with the options)
   if (opts.egress === "open") throw new UserError(msg.egressOpen());
-  // 6. plugins and sidecar
+  // 6. plugins and sidecar (again once the agent, whose mode is the default, is known)
   if (opts.mode === "sidecar" && opts.plugins !== undefined) throw new UserError(msg.pluginSidecar());
-  if (opts.mode === "sidecar") throw new UserError(msg.sidecarUnsupported());
   // 7. plugins.yaml
   const plugins = selectPlugins(home.pluginsDir, await loadPlugins(home.pluginsDir, cacheDir(env, "parse")), opts.plugins);
   // A model for an agent that makes no calls still serves its llm: true plugins (the oracle).
@@ -72,6 +73,7 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
   // 10. agent
   const agent = await loadAgent(home.agentsDir, opts.agent);
   if (agent.name === PATCH_AGENT && !opts.patchFile) throw new UserError(msg.patchAgentAlone());
+  const mode = sidecarRules(opts, agent);
   // 11. model
   let model = NO_MODEL;
   let served: LoadedModel | undefined;
@@ -89,5 +91,14 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
   // 12. emulation
   const platform = choosePlatform(task.arch);
   if (platform) warn(msg.emulation(HOST_ARCH[hostArch()] ?? hostArch(), platform.slice("linux/".length)));
-  return { agent, model, served, task, plugins, registry, platform };
+  return { agent, mode, model, served, task, plugins, registry, platform };
+}
+
+/** The run's mode is the agent's; --mode may only repeat it. A sidecar has no plugins and runs on the local backend. */
+function sidecarRules(opts: RunOptions, agent: Agent): Mode {
+  if (opts.mode !== undefined && opts.mode !== agent.mode) throw new UserError(msg.modeMismatch(opts.mode, agent.name, agent.mode));
+  if (agent.mode !== "sidecar") return agent.mode;
+  if (opts.plugins !== undefined) throw new UserError(msg.pluginSidecar());
+  if (opts.backend === "swarm") throw new UserError(msg.sidecarSwarm(agent.name));
+  return agent.mode;
 }

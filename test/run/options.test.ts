@@ -9,7 +9,7 @@ const runFlags = (words: string[]) => Argv.read(words, new Set(["plugin", "task"
 describe("run options", () => {
   test("defaults are the documented ones", () => {
     const o = parseRunOptions({ task: "t", agent: "dummy" }, noFlags, {});
-    expect(o).toMatchObject({ mode: "sandbox", difficulty: 2, timeout: 3600, runTimeout: 2 * 3600 + 1800, egress: "restricted", results: "results" });
+    expect(o).toMatchObject({ mode: undefined, difficulty: 2, timeout: 3600, runTimeout: 2 * 3600 + 1800, egress: "restricted", results: "results" });
     expect(o.resources).toEqual({ cpus: defaultCpus(), memory: "4g", pids_limit: 4096 });
     expect(o.plugins).toBeUndefined();
     expect(parseRunOptions({ task: "t", agent: "dummy", timeout: "60" }, noFlags, {}).runTimeout).toBe(1920);

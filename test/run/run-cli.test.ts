@@ -62,8 +62,8 @@ describe("ssebench run: command line (exit 2)", () => {
 
 describe("ssebench run: validation in the reference's order (exit 1)", () => {
   test("an unknown or misspelt agent says so first (not that it needs --model)", async () => {
-    await fails([...local, "--agent", "nosuch"], msg.unknownAgent("nosuch", ["claude-code", "codex", "dummy", "opencode", "patch", "reference"]));
-    await fails([...local, "--agent", "refrence"], "Unknown agent 'refrence'. Did you mean 'reference'? Available agents: claude-code, codex, dummy, opencode, patch, reference");
+    await fails([...local, "--agent", "nosuch"], msg.unknownAgent("nosuch", ["claude-code", "codex", "dummy", "opencode", "patch", "python-agent", "reference"]));
+    await fails([...local, "--agent", "refrence"], "Unknown agent 'refrence'. Did you mean 'reference'? Available agents: claude-code, codex, dummy, opencode, patch, python-agent, reference");
   });
 
   test("egress: a bad setting, and open egress is refused", async () => {
@@ -72,9 +72,13 @@ describe("ssebench run: validation in the reference's order (exit 1)", () => {
     await fails([...local, "--agent", "dummy"], msg.egressOpen(), 1, { SSEBENCH_EGRESS: "open" });
   });
 
-  test("sidecar: --plugin is refused first, then the mode itself", async () => {
+  test("sidecar: --plugin is refused first; a run's mode is its agent's; a sidecar runs on the local backend only", async () => {
     await fails([...local, "--agent", "dummy", "--mode", "sidecar", "--plugin", "artifact"], msg.pluginSidecar());
-    await fails([...local, "--agent", "dummy", "--mode", "sidecar"], msg.sidecarUnsupported());
+    await fails([...local, "--agent", "dummy", "--mode", "sidecar"], msg.modeMismatch("sidecar", "dummy", "sandbox"));
+    const sidecar = [...local, "--agent", "python-agent", "--model", "scripted"];
+    await fails([...sidecar, "--plugin", "artifact"], msg.pluginSidecar());
+    await fails([...sidecar, "--mode", "sandbox"], msg.modeMismatch("sandbox", "python-agent", "sidecar"));
+    await fails([...sidecar, "--backend", "swarm"], msg.sidecarSwarm("python-agent"));
   });
 
   test("unknown plugins are named", async () => {
@@ -92,7 +96,7 @@ describe("ssebench run: validation in the reference's order (exit 1)", () => {
   });
 
   test("an unknown agent lists what exists (models: model-cli.test.ts)", async () => {
-    await fails([...local, "--agent", "nosuch", "--model", "gpt-5"], msg.unknownAgent("nosuch", ["claude-code", "codex", "dummy", "opencode", "patch", "reference"]));
+    await fails([...local, "--agent", "nosuch", "--model", "gpt-5"], msg.unknownAgent("nosuch", ["claude-code", "codex", "dummy", "opencode", "patch", "python-agent", "reference"]));
   });
 
   test("no docker CLI on PATH: one line, and no run folder", async () => {

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ARCHIVE_MOUNT, ENTRYPOINT, REFERENCE_MOUNT, RESULTS_MOUNT } from "../../contract/paths.ts";
 import { MODEL_DIR } from "../../contract/model.ts";
+import { SIDECAR_DIR, SIDECAR_MODE } from "../../contract/sidecar.ts";
 import type { Docker } from "./docker.ts";
 import type { Resources } from "../../formats/run/summary.ts";
 
@@ -35,6 +36,34 @@ export interface ContainerSpec {
   command: string[];
   /** the run's gateway folder (socket + key), mounted read-only at MODEL_DIR */
   modelDir?: string;
+  /** sidecar mode: the agent's own container beside this one (sidecar-pair.ts) */
+  sidecar?: SidecarSpec;
+}
+
+/** The agent's container of sidecar mode (docs/container-contract.md §13). */
+export interface SidecarSpec {
+  /** the sidecar image's ID, and its CMD: the agent's argv */
+  image: string;
+  command: string[];
+  /** the task's source folder, shared by both containers at this path (a volume) */
+  source: string;
+  /** ssebench-entrypoint on the host, mounted read-only at ENTRYPOINT in the sidecar */
+  entrypoint: string;
+}
+
+/** What a sidecar pair's task container mounts besides a sandbox's: the shared source and the socket folder. */
+export interface PairMounts {
+  volume: string;
+  sockets: string;
+}
+
+/** --mount's fields are CSV: a field with ',' or '"' is quoted. */
+const csvFields = (fields: string[]) => fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f)).join(",");
+
+/** A `--mount` of a named volume. */
+export function volumeMount(volume: string, target: string, nocopy = false): string {
+  const fields = ["type=volume", `source=${volume}`, `target=${target}`, ...(nocopy ? ["volume-nocopy"] : [])];
+  return csvFields(fields);
 }
 
 /**
@@ -43,7 +72,7 @@ export interface ContainerSpec {
  */
 export function bindMount(source: string, target: string, readonly = false): string {
   const fields = ["type=bind", `source=${source}`, `target=${target}`, ...(readonly ? ["readonly"] : [])];
-  return fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f)).join(",");
+  return csvFields(fields);
 }
 
 /**
@@ -51,7 +80,7 @@ export function bindMount(source: string, target: string, readonly = false): str
  * and working folder are pinned here, so no agent layer can replace the grader or run it as
  * another user; the agent's CMD follows the entrypoint's own flags.
  */
-export function runArgs(spec: ContainerSpec, cidfile: string): string[] {
+export function runArgs(spec: ContainerSpec, cidfile: string, pair?: PairMounts): string[] {
   const args = ["run", "--cidfile", cidfile, "--init", "--sig-proxy=false"];
   if (spec.platform) args.push("--platform", spec.platform);
   args.push("--network", "none");
@@ -72,8 +101,11 @@ export function runArgs(spec: ContainerSpec, cidfile: string): string[] {
   args.push("--mount", bindMount(spec.runDir, RESULTS_MOUNT), "--mount", bindMount(spec.archiveDir, ARCHIVE_MOUNT));
   if (spec.referencePatch) args.push("--mount", bindMount(spec.referencePatch, REFERENCE_MOUNT, true));
   if (spec.modelDir) args.push("--mount", bindMount(spec.modelDir, MODEL_DIR, true));
+  if (pair && spec.sidecar) args.push("--mount", volumeMount(pair.volume, spec.sidecar.source), "--mount", bindMount(pair.sockets, SIDECAR_DIR));
   for (const [k, v] of Object.entries(spec.labels)) args.push("--label", `${k}=${v}`);
-  args.push(spec.image, "--mode", "sandbox", "--", ...spec.command);
+  // Sidecar mode: the agent's argv is the sidecar's, never this container's.
+  if (pair) args.push(spec.image, "--mode", SIDECAR_MODE);
+  else args.push(spec.image, "--mode", "sandbox", "--", ...spec.command);
   return args;
 }
 
@@ -101,7 +133,12 @@ export function engineRefusal(code: number, stderr: string): string | undefined 
 }
 
 /** Starts the container in the foreground; output goes to onOutput. */
-export function startContainer(docker: Docker, spec: ContainerSpec, onOutput: (chunk: string) => void): RunningContainer {
+export function startContainer(docker: Docker, spec: ContainerSpec, onOutput: (chunk: string) => void, pair?: PairMounts): RunningContainer {
+  return launch(docker, (cidfile) => runArgs(spec, cidfile, pair), onOutput);
+}
+
+/** `docker run` of `args(cidfile)` in the foreground: its container ID once written, its refusal, its status. */
+export function launch(docker: Docker, args: (cidfile: string) => string[], onOutput: (chunk: string) => void): RunningContainer {
   const temp = mkdtempSync(join(tmpdir(), "ssebench-run-"));
   const cidfile = join(temp, "cid");
   let cid: string | undefined;
@@ -121,7 +158,7 @@ export function startContainer(docker: Docker, spec: ContainerSpec, onOutput: (c
   };
   // docker's own refusal (e.g. `--cpus` above the host's) was streamed through onOutput already.
   let refusal: string | undefined;
-  const done = docker.call(runArgs(spec, cidfile), { onOutput: filtered }).then((r) => {
+  const done = docker.call(args(cidfile), { onOutput: filtered }).then((r) => {
     readCid();
     rmSync(temp, { recursive: true, force: true });
     refusal = engineRefusal(r.code, r.stderr);

@@ -1,7 +1,8 @@
-/** The local backend: `docker run` on the engine that built the layers (container.ts). */
+/** The local backend: `docker run` on the engine that built the layers (container.ts; a sidecar trial's two: sidecar-pair.ts). */
 import type { Backend, Trial, TrialListing } from "./backend.ts";
 import { type ContainerSpec, type ContainerState, inspectContainer, type RunningContainer, startContainer, stopContainer, teardown } from "./container.ts";
 import type { Docker } from "./docker.ts";
+import { SidecarPair } from "./sidecar-pair.ts";
 
 const NOT_RUN: ContainerState = { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
 
@@ -14,11 +15,11 @@ export class LocalBackend implements Backend {
   }
 
   start(spec: ContainerSpec, onOutput: (chunk: string) => void): Trial {
-    return startContainer(this.docker, spec, onOutput);
+    return spec.sidecar ? new SidecarPair(this.docker, spec, onOutput) : startContainer(this.docker, spec, onOutput);
   }
 
   stop(trial: Trial): Promise<void> {
-    return stopContainer(this.docker, trial as RunningContainer);
+    return trial instanceof SidecarPair ? trial.stop() : stopContainer(this.docker, trial as RunningContainer);
   }
 
   async inspect(trial: Trial): Promise<ContainerState> {
@@ -38,7 +39,7 @@ export class LocalBackend implements Backend {
   }
 
   cleanup(trial: Trial | undefined, keep: boolean): Promise<string[]> {
-    return teardown(this.docker, trial?.id(), keep);
+    return trial instanceof SidecarPair ? trial.cleanup(keep) : teardown(this.docker, trial?.id(), keep);
   }
 
   async list(): Promise<TrialListing[]> {

@@ -4,7 +4,10 @@
  * copy only from those: no task image may be readable where agent files are built. ENTRYPOINT,
  * USER, ONBUILD and SSE_* variables are refused outright (the run pins the entrypoint and the user;
  * SSE_* variables steer the grader). Parser directives are refused too: an `escape` directive would
- * change where a logical line ends and so hide an instruction from this check.
+ * change where a logical line ends and so hide an instruction from this check. A sidecar agent's
+ * Dockerfile (sidecar-image.ts) builds a whole image, so its stages may also start FROM an image
+ * the engine has, named literally (its labels are checked before the build); it may not set
+ * ssebench's own labels.
  */
 import { UserError } from "../../errors.ts";
 import { msg } from "../messages.ts";
@@ -53,13 +56,26 @@ const WHY = {
   copyFrom: "agent files come only from the agent's folder and its earlier stages",
   remote: "image builds fetch nothing from the network",
   pinned: "the run pins ssebench-entrypoint and runs it as root",
+  pinnedSidecar: "the run pins ssebench-entrypoint's sidecar-agent and runs the agent as the run's own uid",
+  literal: "a sidecar's base is named literally, so that it is checked before the build",
+  label: "ssebench's labels say which task, layer and agent an image is",
   onbuild: "an agent layer adds no build steps to later images",
   sse: "SSE_* variables steer the entrypoint and the grader",
   directive: "parser directives change how this check reads the file",
 };
 
-/** Throws a UserError naming the file, line, agent and instruction for the first refused one. */
-export function checkAgentDockerfile(text: string, file: string, agent: string): void {
+/** An image a sidecar's stage starts FROM, and the Dockerfile line that names it. */
+export interface BaseImage {
+  image: string;
+  where: string;
+}
+
+/**
+ * Throws a UserError naming the file, line, agent and instruction for the first refused one.
+ * Returns the images a sidecar's stages start FROM (none for a sandbox agent, which may name none).
+ */
+export function checkAgentDockerfile(text: string, file: string, agent: string, sidecar = false): BaseImage[] {
+  const bases: BaseImage[] = [];
   /** names and indices of the stages so far */
   const stages: string[][] = [];
   const refuse = (ins: Instruction, what: string, why: string) => {
@@ -73,7 +89,11 @@ export function checkAgentDockerfile(text: string, file: string, agent: string):
       case "FROM": {
         const [image = "", as, name] = words.filter((w) => !w.startsWith("--"));
         const earlierNames = stages.map((s) => s[1]).filter((n) => n !== undefined);
-        if (image.toLowerCase() !== "scratch" && !earlierNames.includes(image.toLowerCase())) refuse(ins, `FROM ${image}`, WHY.from);
+        if (image.toLowerCase() !== "scratch" && !earlierNames.includes(image.toLowerCase())) {
+          if (!sidecar) refuse(ins, `FROM ${image}`, WHY.from);
+          if (image.includes("$")) refuse(ins, `FROM ${image}`, WHY.literal);
+          bases.push({ image, where: `${file}:${ins.line}` });
+        }
         stages.push([String(stages.length), ...(as?.toUpperCase() === "AS" && name ? [name.toLowerCase()] : [])]);
         break;
       }
@@ -88,8 +108,13 @@ export function checkAgentDockerfile(text: string, file: string, agent: string):
       }
       case "ENTRYPOINT":
       case "USER":
-        refuse(ins, ins.keyword, WHY.pinned);
+        refuse(ins, ins.keyword, sidecar ? WHY.pinnedSidecar : WHY.pinned);
         break;
+      case "LABEL": {
+        const own = words.map((w) => w.replace(/^["']/, "")).find((w) => /^ssebench\./i.test(w));
+        if (sidecar && own) refuse(ins, `LABEL ${own.split("=")[0]}`, WHY.label);
+        break;
+      }
       case "ONBUILD":
         refuse(ins, ins.keyword, WHY.onbuild);
         break;
@@ -102,4 +127,5 @@ export function checkAgentDockerfile(text: string, file: string, agent: string):
     }
   }
   if (stages.length === 0) throw new UserError(msg.agentNoFrom(file, agent));
+  return bases;
 }

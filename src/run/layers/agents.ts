@@ -8,7 +8,9 @@
  * for agents that make no model calls, which then run without --model), `wires` (the wire formats
  * the agent speaks: anthropic, chat, responses; required when it makes model calls, so that `run`
  * refuses a model it cannot talk to), `npm` (optional: a CLI installed from npm on the host and
- * copied into the agent's build context, agent-npm.ts). No other keys.
+ * copied into the agent's build context, agent-npm.ts), `mode` (optional: `sandbox`, the default,
+ * or `sidecar`: the Dockerfile builds a whole image FROM any base on the engine, which runs beside
+ * the task's container: sidecar-image.ts). No other keys.
  */
 import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
@@ -31,7 +33,12 @@ export interface Agent {
   npm: NpmCli | undefined;
   /** given as a folder (`--agent PATH`), not one of the home's agents/ */
   external: boolean;
+  /** where the agent runs: in the task's container (sandbox) or in its own image beside it (sidecar) */
+  mode: AgentMode;
 }
+
+export const AGENT_MODES = ["sandbox", "sidecar"] as const;
+export type AgentMode = (typeof AGENT_MODES)[number];
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 const VERSION = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
@@ -84,9 +91,9 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
     throw new UserError(msg.agentInvalid(file, "must be a mapping with at least the key 'name'"));
   }
   const record = data as Record<string, unknown>;
-  const extra = Object.keys(record).filter((k) => !["name", "version", "uses_model", "wires", "npm"].includes(k));
+  const extra = Object.keys(record).filter((k) => !["name", "version", "uses_model", "wires", "npm", "mode"].includes(k));
   if (extra.length > 0) throw new UserError(msg.agentInvalid(file, `unknown key(s): ${extra.join(", ")}`));
-  const { name, version, uses_model: usesModel, wires, npm } = record;
+  const { name, version, uses_model: usesModel, wires, npm, mode = "sandbox" } = record;
   if (typeof name !== "string" || !NAME.test(name)) {
     throw new UserError(msg.agentInvalid(file, "name must be lowercase letters, digits, '_' or '-'"));
   }
@@ -102,6 +109,8 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
     throw new UserError(msg.agentInvalid(file, `wires must be a list of: ${AGENT_WIRES.join(", ")}`));
   }
   if (usesModel !== false && wireList.length === 0) throw new UserError(msg.agentInvalid(file, msg.agentWiresMissing()));
+  if (!(AGENT_MODES as readonly unknown[]).includes(mode)) throw new UserError(msg.agentInvalid(file, `mode must be one of: ${AGENT_MODES.join(", ")}`));
+  if (mode === "sidecar" && npm !== undefined) throw new UserError(msg.agentInvalid(file, msg.sidecarNpm()));
   return {
     name,
     version: version as string | undefined,
@@ -111,6 +120,7 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
     reference: name === "reference",
     npm: npm === undefined ? undefined : parseNpmCli(npm, (detail) => new UserError(msg.agentInvalid(file, detail))),
     external: false,
+    mode: mode as AgentMode,
   };
 }
 

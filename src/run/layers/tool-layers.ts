@@ -29,6 +29,11 @@ export function agentFilesTag(registry: string, agent: Agent): string {
   return prefixed(registry, `agent-files/${refComponent(agent.name)}:${agent.version ?? VERSION}`.toLowerCase());
 }
 
+/** A sidecar agent's whole image (sidecar-image.ts): one per agent version, whatever the task. */
+export function agentSidecarTag(registry: string, agent: Agent): string {
+  return prefixed(registry, `agent-sidecar/${refComponent(agent.name)}:${agent.version ?? VERSION}`.toLowerCase());
+}
+
 const PLUGIN_FILES = ["plugins.yaml", "schema.json"];
 
 function pluginSources(home: Home, plugins: readonly string[]): { rel: string; path: string }[] {
