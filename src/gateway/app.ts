@@ -63,12 +63,15 @@ function pluginName(headers: Headers): string | null {
   return /^[a-z0-9][a-z0-9_-]{0,63}$/.test(name) ? name : null;
 }
 
-interface Serving {
+/** How an app serves its calls: the keys it answers, who calls, the limits and where it reports. */
+export interface Serving {
   lookup: KeyLookup;
   caller: Caller;
   limits: GatewayLimits;
   /** one line per dropped connection */
   log: (line: string) => void;
+  /** a call the upstream failed (the gateway says the first of a run at once) */
+  upstreamFailed: (run: RunKey, detail: string) => void;
 }
 
 const stderrLine = (line: string) => process.stderr.write(`${line}\n`);
@@ -115,12 +118,12 @@ async function handle(s: Serving, route: Route, incoming: Request, server: Serve
     call.request = read.bytes;
     const prepared = prepare(call, read.bytes, refuse);
     if (prepared instanceof Response) return prepared;
-    const abort = new AbortController();
     const { body, reservation } = prepared;
-    const forwarding = { call, adapter: ADAPTERS[route === "count_tokens" ? "anthropic" : route], reservation, limits: s.limits, done };
+    const forwarding = { call, adapter: ADAPTERS[route === "count_tokens" ? "anthropic" : route], reservation, limits: s.limits, done, upstreamFailed: (detail: string) => s.upstreamFailed(run, detail) };
     // The call is forward's now: it frees the slot when the call is settled, a stream's after its end.
     handed = true;
-    return await forward(forwarding, upstreamRequest(run, route, incoming, JSON.stringify(body), abort.signal), abort);
+    const text = JSON.stringify(body);
+    return await forward(forwarding, (signal) => upstreamRequest(run, route, incoming, text, signal));
   } finally {
     if (!handed) done();
   }
@@ -181,9 +184,10 @@ function models(lookup: KeyLookup, incoming: Request, id?: string): Response {
  * `caller` marks every call of this app in the ledger: the run's plugin socket gets its own app
  * (`plugin`), so the marking depends on which socket a call came through, never on what it says.
  */
-export function createGatewayApp(lookup: KeyLookup, caller: Caller = "agent", limits: GatewayLimits = DEFAULT_LIMITS, log: (line: string) => void = stderrLine): Hono<{ Bindings: Server<undefined> | undefined }> {
+export function createGatewayApp(lookup: KeyLookup, caller: Caller = "agent", options: Partial<Omit<Serving, "lookup" | "caller">> = {}): Hono<{ Bindings: Server<undefined> | undefined }> {
   const app = new Hono<{ Bindings: Server<undefined> | undefined }>();
-  const serving: Serving = { lookup, caller, limits, log };
+  const log = options.log ?? stderrLine;
+  const serving: Serving = { lookup, caller, limits: options.limits ?? DEFAULT_LIMITS, log, upstreamFailed: options.upstreamFailed ?? (() => {}) };
   for (const prefix of ["/v1", ""]) {
     for (const [path, route] of [["/messages/count_tokens", "count_tokens"], ["/messages", "anthropic"], ["/chat/completions", "chat"], ["/responses", "responses"]] as const) {
       app.post(`${prefix}${path}`, (c) => handle(serving, route, c.req.raw, c.env));

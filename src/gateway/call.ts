@@ -31,6 +31,8 @@ export interface Ending {
   response?: Uint8Array;
   /** the cost is the call's reserved upper bound: its usage never came */
   estimated?: boolean;
+  /** the upstream failed the call (not the agent's request, not the gateway): why */
+  upstreamFailure?: string;
 }
 
 const ok = (status: number) => status >= 200 && status < 300;
@@ -49,6 +51,11 @@ export function record(call: Call, status: number, usage: Usage, cost: number, e
     t.plugin_spend = cents(t.plugin_spend + cost);
   }
   for (const k of ["input", "output", "cache_read", "cache_write"] as const) t.tokens[k] += usage[k];
+  if (extra.upstreamFailure) {
+    t.upstream_failures++;
+    t.first_upstream_error ??= extra.upstreamFailure;
+  }
+  if (!plugin) t.agent_last_failed_upstream = extra.upstreamFailure !== undefined;
   const entry: LedgerEntry = {
     seq: ++run.seq,
     time: call.time,

@@ -28,6 +28,12 @@ export interface RunTotals {
   plugin_calls: number;
   plugin_spend: number;
   tokens: Usage;
+  /** calls the upstream failed (unreachable, silent, its key refused, rate-limited, its own 5xx) */
+  upstream_failures: number;
+  /** the first of them, as the ledger says it */
+  first_upstream_error: string | null;
+  /** the agent's last settled call was one of them (its calls ended on the provider, not on itself) */
+  agent_last_failed_upstream: boolean;
 }
 
 export interface RunKey {
@@ -40,6 +46,8 @@ export interface RunKey {
   reserved: number;
   /** calls taken and not yet settled (an abandoned call until its upstream is read to the end) */
   inFlight: number;
+  /** the forwarded calls not yet settled: how to stop each, and when it is settled */
+  active: Set<{ stop: () => void; settled: Promise<void> }>;
   ledger: Ledger | undefined;
   seq: number;
 }
@@ -57,7 +65,7 @@ export class KeyRing {
 
   issue(runId: string, model: ServedModel, budget = DEFAULT_BUDGET_USD, ledger?: Ledger): RunKey {
     const key = `sk-ssebench-${randomBytes(32).toString("base64url")}`;
-    const entry: RunKey = { key, runId, model, budget, ledger, seq: 0, reserved: 0, inFlight: 0, totals: { spend: 0, calls: 0, answered: 0, plugin_calls: 0, plugin_spend: 0, tokens: noUsage() } };
+    const entry: RunKey = { key, runId, model, budget, ledger, seq: 0, reserved: 0, inFlight: 0, active: new Set(), totals: { spend: 0, calls: 0, answered: 0, plugin_calls: 0, plugin_spend: 0, tokens: noUsage(), upstream_failures: 0, first_upstream_error: null, agent_last_failed_upstream: false } };
     this.keys.set(digest(key).toString("hex"), entry);
     return entry;
   }

@@ -23,6 +23,8 @@ export interface GatewayLimits {
   answerBytes: number;
   /** bytes of one answer kept for the transcript */
   keepBytes: number;
+  /** when a run's gateway closes: ms its calls in flight get to be settled before they are stopped */
+  closeGraceMs: number;
 }
 
 const MiB = 1024 * 1024;
@@ -37,6 +39,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   drainBytes: 64 * MiB,
   answerBytes: 64 * MiB,
   keepBytes: 64 * MiB,
+  closeGraceMs: 10_000,
 };
 
 export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; why: "too_large" | "too_slow" | "client_left"; received: number };

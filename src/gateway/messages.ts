@@ -29,6 +29,9 @@ export const msg = {
     `the client left and the answer's usage did not come within ${seconds} s and ${bytes} bytes; charged the call's upper bound`,
   storedContent: (param: string) =>
     `The request uses ${param}: content stored at the vendor, whose cost the gateway cannot bound against the run's budget; send the whole input instead`,
+  runEnded: () => "the run ended before the answer did; charged the call's upper bound",
+  upstreamError: (run: string, model: string, detail: string) =>
+    `Run ${run}: the upstream of model ${model} failed a call: ${detail} (any later failures are in model-calls.jsonl)`,
   bodyTooLarge: (bytes: number) => `The request body is larger than ${bytes} bytes`,
   bodyTooSlow: (seconds: number) => `The request body did not arrive within ${seconds} s`,
   tooManyCalls: (max: number) => `This run has ${max} model calls in flight already; retry when one has ended`,

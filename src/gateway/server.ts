@@ -11,10 +11,11 @@
  */
 import { chmodSync, rmSync } from "node:fs";
 import type { Server } from "bun";
-import { createGatewayApp } from "./app.ts";
+import { createGatewayApp, type Serving } from "./app.ts";
 import { KeyRing, sameKey, type RunKey, type RunTotals, type ServedModel } from "./keys.ts";
 import { Ledger } from "./ledger.ts";
 import { DEFAULT_LIMITS, type GatewayLimits } from "./limits.ts";
+import { msg } from "./messages.ts";
 import type { LoadedModel } from "./models.ts";
 import { scriptedUpstream } from "./scripted/provider.ts";
 
@@ -33,16 +34,26 @@ export interface GatewayOptions {
   limits?: Partial<GatewayLimits>;
   /** where a dropped connection's line goes (default: stderr) */
   log?: (line: string) => void;
+  /** the first call of a run that the upstream failed, as one line (default: the log) */
+  upstreamError?: (run: RunKey, line: string) => void;
 }
 
 export class Gateway {
   readonly keys = new KeyRing();
   readonly limits: GatewayLimits;
-  private readonly log: ((line: string) => void) | undefined;
+  private readonly serving: Omit<Serving, "lookup" | "caller">;
+  private readonly reported = new Set<RunKey>();
 
   constructor(options: GatewayOptions = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.log = options.log;
+    const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+    const report = options.upstreamError ?? ((_run: RunKey, line: string) => log(line));
+    const upstreamFailed = (run: RunKey, detail: string) => {
+      if (this.reported.has(run)) return;
+      this.reported.add(run);
+      report(run, msg.upstreamError(run.runId, run.model.config.name, detail));
+    };
+    this.serving = { limits: this.limits, log, upstreamFailed };
   }
 
   /** A key for one run; its calls are written to `<ledgerDir>/model-calls.jsonl` when given. */
@@ -63,7 +74,7 @@ export class Gateway {
     if (pluginSocketPath) sockets.push([pluginSocketPath, "plugin"]);
     const servers = sockets.map(([path, caller]) => {
       rmSync(path, { force: true });
-      const app = createGatewayApp(lookupFor(caller === "plugin" && pluginKey ? pluginKey : run.key), caller, this.limits, this.log);
+      const app = createGatewayApp(lookupFor(caller === "plugin" && pluginKey ? pluginKey : run.key), caller, this.serving);
       // bun-types list idleTimeout for TCP servers only; Bun applies it to Unix sockets too (tested).
       const server = Bun.serve({ unix: path, idleTimeout: 0, fetch: app.fetch } as unknown as Parameters<typeof Bun.serve>[0]);
       // The forwarder in the container runs as root; the agent reaches the gateway through it.
@@ -76,15 +87,34 @@ export class Gateway {
         this.keys.revoke(run.key);
         await Promise.all(servers.map((s) => s.stop(true)));
         for (const [path] of sockets) rmSync(path, { force: true });
+        await this.settleAll(run);
+        this.reported.delete(run);
         await run.ledger?.flush();
         return run.totals;
       },
     };
   }
 
+  /**
+   * Waits for the run's calls in flight to be settled: a call its client left is read on to its
+   * usage for at most `closeGraceMs` more, then stopped and charged its reservation, so the totals
+   * and the ledger are whole when the run records them.
+   */
+  async settleAll(run: RunKey): Promise<void> {
+    const settled = () => Promise.all([...run.active].map((a) => a.settled));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.limits.closeGraceMs);
+    });
+    await Promise.race([settled(), grace]);
+    clearTimeout(timer);
+    for (const a of run.active) a.stop();
+    await settled();
+  }
+
   /** Serves every issued key on TCP. */
   serveTcp(hostname: string, port: number): Server<undefined> {
-    const app = createGatewayApp((key) => this.keys.get(key), "agent", this.limits, this.log);
+    const app = createGatewayApp((key) => this.keys.get(key), "agent", this.serving);
     return Bun.serve({ hostname, port, idleTimeout: this.limits.idleSeconds, fetch: app.fetch });
   }
 }

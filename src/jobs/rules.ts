@@ -1,12 +1,12 @@
 /**
  * Which trials a job still has to run, and which outcomes are worth another try: an
- * infrastructure error (the engine, a pull, the grader crashing or running out of memory, an
- * interruption) says nothing about the agent, so it is retried; a grade, or an agent's own time-out, never.
+ * infrastructure error (the engine, a pull, the grader crashing or running out of memory, the
+ * model's provider failing the agent's calls, an interruption) says nothing about the agent, so it is retried; a grade, or an agent's own time-out, never.
  */
 import type { TrialSpec } from "./plan.ts";
 import type { TrialRecord } from "./store.ts";
 
-export const RETRYABLE_ERRORS: ReadonlySet<string> = new Set(["infra", "grader", "interrupted"]);
+export const RETRYABLE_ERRORS: ReadonlySet<string> = new Set(["infra", "grader", "upstream", "interrupted"]);
 
 export function isInfraError(r: Pick<TrialRecord, "status" | "error_type">): boolean {
   return r.status === "error" && RETRYABLE_ERRORS.has(r.error_type ?? "infra");

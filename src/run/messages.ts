@@ -170,6 +170,8 @@ export const msg = {
   noResultError: () => "No result: evaluator did not produce output",
   noAnsweredCall: (code: number) =>
     `The agent exited with status ${code} without any answered model call; check the model's key and upstream (model-calls.jsonl)`,
+  upstreamFailedRun: (first: string) =>
+    `The model's provider failed the agent's calls (first: ${first}; see model-calls.jsonl); the run is not graded (an infrastructure error: a job retries it)`,
   oomKilled: (memory: string) => `The container ran out of memory (--memory ${memory}) and was killed`,
   oomWarning: (memory: string) =>
     `The container hit its memory limit (--memory ${memory}): the kernel killed a process in it`,
@@ -187,6 +189,7 @@ export const msg = {
         ? "the PoC still triggers"
         : `${total - fixed}/${total} PoCs still trigger`,
   agentTimedOut: (seconds: number) => `the agent timed out after ${seconds}s (--timeout)`,
+  gradingTimedOut: (seconds: number) => `grading timed out after ${seconds}s (--grading-timeout)`,
   interruptedBy: (reason: string) =>
     reason === "SIGINT"
       ? "interrupted by SIGINT (Ctrl-C)"

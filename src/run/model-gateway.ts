@@ -22,10 +22,13 @@ export interface RunGateway {
   close: () => Promise<RunTotals>;
 }
 
-/** `log`: where a dropped connection's line goes (the run's debug log). */
-export async function openRunGateway(model: LoadedModel, runId: string, runDir: string, budget: number, log: (line: string) => void): Promise<RunGateway> {
+/**
+ * `report.debug` gets a dropped connection's line; `report.warn` the first call of the run the
+ * upstream failed, at once (an unreachable provider must not look like a silent agent).
+ */
+export async function openRunGateway(model: LoadedModel, runId: string, runDir: string, budget: number, report: { debug: (line: string) => void; warn: (line: string) => void }): Promise<RunGateway> {
   const { Gateway, servedModel } = await import("../gateway/server.ts");
-  const gateway = new Gateway({ log });
+  const gateway = new Gateway({ log: report.debug, upstreamError: (_run, line) => report.warn(line) });
   // Short, under /tmp: a Unix socket path is limited to 107 bytes, a results path is not.
   const base = join(tmpdir(), "ssebench-gw-");
   const run = gateway.issue(runId, servedModel(model), budget, runDir);

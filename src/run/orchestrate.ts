@@ -154,7 +154,7 @@ async function prepareTrial(run: Run): Promise<void> {
   run.backend ??= await openBackend(opts.backend ?? "local", deps.docker, deps.env, deps.reporter.debug, opts.constraints);
   const image = await run.backend.prepareImages(images.agentId as string, guard.abortSignal);
   if (guard.stopped) throw new UserError(msg.aborted(guard.reason ?? "stopped"));
-  if (plan.served) run.gateway = await openRunGateway(plan.served, run.runId, dir.path, opts.budget, deps.reporter.debug);
+  if (plan.served) run.gateway = await openRunGateway(plan.served, run.runId, dir.path, opts.budget, deps.reporter);
   // The patch agent's prediction is mounted where the reference patch would be, and kept with the run.
   const prediction = plan.agent.name === PATCH_AGENT ? opts.patchFile : undefined;
   if (prediction) copyFileSync(prediction, join(dir.path, "prediction.patch"));
@@ -217,6 +217,7 @@ async function recordOutcome(run: Run): Promise<RunOutcome> {
     error: reporter.error,
     answeredCalls: plan.served && plan.agent.usesModel ? (run.modelTotals?.answered ?? 0) : undefined,
     budgetRefused: agentSummary.budget_refused_calls,
+    upstream: run.modelTotals && plan.agent.usesModel ? { lastFailed: run.modelTotals.agent_last_failed_upstream, first: run.modelTotals.first_upstream_error } : undefined,
   });
   const summary = recordRun({
     runDir: dir.path,

@@ -10,8 +10,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/run/summary.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
-import { tempDir } from "../helpers/cli.ts";
-import { agentModelsHome, agentRunner, DEMO_TASK, type DialogLine, E2E, jsonl, readJson, SKIP_REASON } from "./helpers.ts";
+import { ssebench, tempDir } from "../helpers/cli.ts";
+import { agentModelsHome, agentRunner, DEMO_TASK, demoDir, type DialogLine, E2E, jsonl, readJson, SKIP_REASON } from "./helpers.ts";
 
 setDefaultTimeout(900_000);
 const results = tempDir("ssebench-e2e-agents-");
@@ -86,5 +86,18 @@ describe.skipIf(!E2E)(`real agent CLIs against the scripted model${SKIP_REASON}`
     const dialog = jsonl<DialogLine>(join(dir, "archive", "dialog.jsonl"));
     expect(dialog.at(-1)).toMatchObject({ type: "complete", status: "error" });
     expect(JSON.stringify(dialog.at(-1))).toContain("Budget exhausted");
+  });
+
+  test("claude-code stopped by --timeout 1: recorded as the time limit, never as 'check the model's key'", async () => {
+    const env = { DOCKER_HOST: process.env.DOCKER_HOST, SSEBENCH_HOME: home.path, SSEBENCH_NPM_CACHE: process.env.SSEBENCH_NPM_CACHE };
+    const args = ["run", "--local", demoDir, "--task", DEMO_TASK, "--results", results.path, "--timeout", "1", "--agent", "claude-code", "--model", "scripted-fix", "--run-id", "cc-timeout"];
+    const r = await ssebench(args, { env });
+    const dir = runDir("claude-code", "scripted-fix", "cc-timeout");
+    const summary = readJson<Summary>(join(dir, "summary.json"));
+    expect(summary.runtime_result.agent_timeout).toBe(true);
+    expect(summary.patch_result.error_type).not.toBe("no_model_call");
+    expect(summary.patch_result.status).toBe("failed");
+    expect(r.stdout).toContain("the agent timed out after 1s (--timeout)");
+    expect(r.stdout).not.toContain("check the model's key");
   });
 });

@@ -13,30 +13,12 @@ import { modelAccessSettings } from "../../src/runtime/config.ts";
 import { openModelAccess } from "../../src/runtime/relay/model-access.ts";
 import { tempDir } from "../helpers/cli.ts";
 import type { ModelConfig } from "../../src/formats/models/model-types.ts";
-import { post, PRICE, requestBody } from "./support.ts";
+import { pausingUpstream, post, PRICE, requestBody } from "./support.ts";
 
 setDefaultTimeout(60_000);
 const dir = tempDir("ssebench-idle-");
 // An upstream that sends one chunk, pauses 15 s, then ends the stream.
-const chunk = (data: unknown) => new TextEncoder().encode(`data: ${JSON.stringify(data)}\n\n`);
-const upstream = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  idleTimeout: 0,
-  fetch: () =>
-    new Response(
-      new ReadableStream({
-        async start(c) {
-          c.enqueue(chunk({ choices: [{ index: 0, delta: { content: "paused" } }] }));
-          await Bun.sleep(15_000);
-          c.enqueue(chunk({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 1 } }));
-          c.enqueue(new TextEncoder().encode("data: [DONE]\n\n"));
-          c.close();
-        },
-      }),
-      { headers: { "content-type": "text/event-stream" } },
-    ),
-});
+const upstream = pausingUpstream(15_000);
 const config: ModelConfig = { name: "scripted-test", provider: "other", upstream_model: "u", base_url: `http://127.0.0.1:${upstream.port}/v1`, key_env: "X", wires: ["chat"], price: PRICE };
 const model = { config, key: "k", upstream: (r: Request) => fetch(r) };
 const gateway = new Gateway();

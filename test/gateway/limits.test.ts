@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import type { ModelConfig } from "../../src/formats/models/model-types.ts";
 import { msg } from "../../src/gateway/messages.ts";
 import { StandIn } from "./stand-in.ts";
-import { post, PRICE, requestBody, startGateway } from "./support.ts";
+import { pausingUpstream, post, PRICE, requestBody, startGateway } from "./support.ts";
 
 const MODEL = "m";
 const config = (url: string): ModelConfig => ({ name: MODEL, provider: "other", upstream_model: "u", base_url: url, key_env: "X", wires: ["chat", "anthropic", "responses"], price: PRICE });
@@ -114,24 +114,7 @@ describe("calls in flight", () => {
 });
 
 describe("a silent upstream", () => {
-  const silent = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    idleTimeout: 0,
-    async fetch(req) {
-      const body = (await req.json()) as { stream?: boolean };
-      if (!body.stream) return new Promise<Response>(() => {}); // never answers
-      return new Response(
-        new ReadableStream({
-          start(c) {
-            c.enqueue(new TextEncoder().encode(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "hi" } }] })}\n\n`));
-            // then nothing, ever
-          },
-        }),
-        { headers: { "content-type": "text/event-stream" } },
-      );
-    },
-  });
+  const silent = pausingUpstream(Number.POSITIVE_INFINITY);
   const gw = startGateway({ config: config(`http://127.0.0.1:${silent.port}/v1`), key: "k", upstream: (r) => fetch(r) }, 10, { limits: { upstreamIdleMs: 300 } });
   afterAll(() => {
     gw.stop();

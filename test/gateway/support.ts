@@ -89,3 +89,32 @@ export async function post(url: string, key: string | undefined, body: unknown, 
     body: JSON.stringify(body),
   });
 }
+
+/**
+ * A chat upstream on 127.0.0.1 that pauses: a streamed call gets one chunk, then after `pauseMs`
+ * its usage and [DONE] (never, with Infinity); a non-streamed call is never answered.
+ */
+export function pausingUpstream(pauseMs: number): ReturnType<typeof Bun.serve> {
+  const chunk = (data: unknown) => new TextEncoder().encode(`data: ${JSON.stringify(data)}\n\n`);
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 0,
+    async fetch(req) {
+      const body = (await req.json()) as { stream?: boolean };
+      if (!body.stream) return new Promise<Response>(() => {});
+      const stream = new ReadableStream({
+        async start(c) {
+          c.enqueue(chunk({ choices: [{ index: 0, delta: { content: "paused" } }] }));
+          if (pauseMs === Number.POSITIVE_INFINITY) return;
+          await Bun.sleep(pauseMs);
+          c.enqueue(chunk({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 1 } }));
+          c.enqueue(new TextEncoder().encode("data: [DONE]\n\n"));
+          c.close();
+        },
+      });
+      return new Response(stream, { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+}
+

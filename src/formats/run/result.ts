@@ -7,7 +7,7 @@ export type CheckName = "build" | "poc" | "function_test" | "intent_test";
  * Why a run was not graded (`status` `error`: the environment's own failures) or, for a `failed`
  * grade, what the agent caused beyond a failing check (docs/container-contract.md §7).
  */
-export type ErrorType = "infra" | "grader" | "agent_timeout" | "grading_timeout" | "interrupted" | "no_model_call" | FailureType;
+export type ErrorType = "infra" | "grader" | "upstream" | "agent_timeout" | "grading_timeout" | "interrupted" | "no_model_call" | FailureType;
 /** `failed` with a reason: a check ran out of time, the change is over a bound, the agent's processes outgrew the walls. */
 export type FailureType = "check_timeout" | "change_too_large" | "agent_resources";
 

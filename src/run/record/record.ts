@@ -93,6 +93,8 @@ export interface RunEvents {
   answeredCalls?: number;
   /** calls the gateway refused because they did not fit what was left of the budget */
   budgetRefused?: number;
+  /** whether the agent's last model call failed at the provider, and the run's first such failure */
+  upstream?: { lastFailed: boolean; first: string | null };
 }
 
 /**
@@ -114,13 +116,19 @@ export function judgeResult(result: ContainerResult, ev: RunEvents): ContainerRe
     ev.error(msg.resultContradicts(contradiction));
     return mark(msg.resultContradicts(contradiction), "infra");
   }
+  // The provider's failures are the harness's: an agent whose calls ended on them (unreachable, its
+  // key refused, rate limits, its 5xx) was not graded on its work. An infrastructure error: jobs
+  // retry it. A pass stands; the model's own 4xx for a bad request is the agent's.
+  if (ev.upstream?.lastFailed && result.patch_result.status === "failed") return mark(msg.upstreamFailedRun(ev.upstream.first ?? "?"), "upstream");
   // The reference's rule: an agent that failed without one answered call never reached its model
   // (a bad key, an unreachable upstream), so the run is an error, not a grade. Its own error type,
   // not `infra`: an agent could exit at once to get there, so jobs do not retry it and scores
-  // "without infrastructure errors" still count it against the agent.
+  // "without infrastructure errors" still count it against the agent. Not when the time limit
+  // stopped the agent (that is recorded as such), nor when the budget refused its calls (the
+  // user's setting, said in its own warning): the grade stands.
   const code = result.runtime_result.agent_exit_code;
-  // A budget too small for even the first call is the user's setting, said in its own warning: the grade stands.
-  if (ev.answeredCalls === 0 && !ev.budgetRefused && code !== null && code !== 0 && result.patch_result.status === "failed") return mark(msg.noAnsweredCall(code), "no_model_call");
+  const noCall = ev.answeredCalls === 0 && !ev.budgetRefused && !result.runtime_result.agent_timeout;
+  if (noCall && code !== null && code !== 0 && result.patch_result.status === "failed") return mark(msg.noAnsweredCall(code), "no_model_call");
   return result;
 }
 
@@ -206,10 +214,11 @@ export function recordRun(input: RecordInput): Summary {
   return summary;
 }
 
-/** What stopped the run early, in the user's words: a timed-out agent, a signal, the run time limit. */
+/** What stopped the run early, in the user's words: a timed-out agent or grading, a signal, the run time limit. */
 function stoppedParts(summary: Summary): string[] {
   const parts: string[] = [];
   if (summary.runtime_result.agent_timeout) parts.push(msg.agentTimedOut(summary.config.timeout));
+  if (summary.patch_result.error_type === "grading_timeout") parts.push(msg.gradingTimedOut(summary.config.grading_timeout));
   if (summary.interrupted) parts.push(msg.interruptedBy(summary.interrupted));
   return parts;
 }
@@ -227,6 +236,8 @@ export function summaryLines(summary: Summary, runDir: string): string[] {
   const said = [...stoppedParts(summary), ...(parts.length > 0 ? parts : [msg.noCheckRan()])];
   const who = `${summary.config.agent} agent${summary.config.model !== "none" ? ` (${summary.config.model})` : ""}`;
   const description = `${who} on ${(summary.task as { id?: string }).id ?? "the task"}: ${said.join(", ")}`;
-  const grade = p.status === "error" && p.error_msg ? `${p.status} (${p.error_msg})` : p.status;
+  // result.json keeps the reference's "Timeout (Ns)"; the user is told which limit it was.
+  const why = p.error_type === "grading_timeout" ? msg.gradingTimedOut(summary.config.grading_timeout) : p.error_msg;
+  const grade = p.status === "error" && why ? `${p.status} (${why})` : p.status;
   return [`Result: ${description}`, `Grade: ${grade}`, `Run directory: ${runDir}`];
 }

@@ -5,20 +5,21 @@ import { join } from "node:path";
 import { emptyVerdicts } from "../../../src/formats/run/result.ts";
 import type { RunConfig } from "../../../src/formats/run/summary.ts";
 import { msg } from "../../../src/run/messages.ts";
-import { type ContainerResult, judgeResult, recordRun } from "../../../src/run/record/record.ts";
+import { isInfraError } from "../../../src/jobs/rules.ts";
+import { type ContainerResult, judgeResult, recordRun, summaryLines } from "../../../src/run/record/record.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 const dir = tempDir("ssebench-model-record-");
 afterAll(dir.cleanup);
 
-function failed(exitCode: number | null): ContainerResult {
+function failed(exitCode: number | null, agentTimeout = false): ContainerResult {
   return {
     produced: true,
     patch_result: { status: "failed", ...emptyVerdicts(), build_success: false, error_msg: "Build failed", error_log: null, error_type: null, checks: [], set_aside: [] },
-    runtime_result: { agent_duration: 1, agent_timeout: false, evaluator_timeout: false, agent_exit_code: exitCode },
+    runtime_result: { agent_duration: 1, agent_timeout: agentTimeout, evaluator_timeout: false, agent_exit_code: exitCode },
   };
 }
-const events = (answeredCalls: number | undefined, budgetRefused = 0) => ({ failure: undefined, interrupted: undefined, state: { oomKilled: false, exitCode: 0 }, memory: "4g", error: () => {}, answeredCalls, budgetRefused });
+const events = (answeredCalls: number | undefined, budgetRefused = 0, upstream?: { lastFailed: boolean; first: string | null }) => ({ failure: undefined, interrupted: undefined, state: { oomKilled: false, exitCode: 0 }, memory: "4g", error: () => {}, answeredCalls, budgetRefused, upstream });
 
 describe("no answered model call", () => {
   test("an agent that exits non-zero without one answered call is an error (check the key), not failed", () => {
@@ -37,6 +38,29 @@ describe("no answered model call", () => {
 
   test("a budget too small for the first call: the grade stands (the run warns of the budget), not 'check the key'", () => {
     expect(judgeResult(failed(1), events(0, 1)).patch_result).toMatchObject({ status: "failed", error_type: null });
+  });
+
+  test("--timeout reached before any answered call: the time limit, never 'check the model's key'", () => {
+    expect(judgeResult(failed(137, true), events(0)).patch_result).toMatchObject({ status: "failed", error_type: null, error_msg: "Build failed" });
+  });
+});
+
+describe("the provider's failures are the harness's", () => {
+  const first = "502: getaddrinfo ENOTFOUND api.example.com";
+  test("an agent whose last call failed upstream: error/upstream (an infrastructure error), whatever its exit", () => {
+    for (const [answered, code] of [[0, 1], [3, 0], [0, 137]] as const) {
+      const r = judgeResult(failed(code), events(answered, 0, { lastFailed: true, first }));
+      expect(r.patch_result).toMatchObject({ status: "error", error_type: "upstream" });
+      expect(r.patch_result.error_msg).toStartWith(msg.upstreamFailedRun(first));
+    }
+    expect(isInfraError({ status: "error", error_type: "upstream" })).toBe(true);
+  });
+
+  test("a pass stands; calls that failed upstream before an answered last one leave the grade to the agent", () => {
+    const build = { check: "build" as const, poc: null, tree: "patched" as const, status: "passed" as const, exit_code: 0, duration_seconds: 1, log: null };
+    const passed = { ...failed(0), patch_result: { ...failed(0).patch_result, status: "passed" as const, build_success: true, error_msg: null, checks: [build] } };
+    expect(judgeResult(passed, events(1, 0, { lastFailed: true, first })).patch_result.status).toBe("passed");
+    expect(judgeResult(failed(1), events(2, 0, { lastFailed: false, first })).patch_result).toMatchObject({ status: "failed", error_type: null });
   });
 });
 
@@ -87,4 +111,16 @@ test("summary.json counts the lines of tool-calls.jsonl; a symlink there is neve
   mkdirSync(b);
   symlinkSync(join(a, "tool-calls.jsonl"), join(b, "tool-calls.jsonl"));
   expect(run(b).tool_calls).toBe(0);
+});
+
+test("a grading time-out says grading (result.json keeps the reference's Timeout (Ns))", () => {
+  const summary = {
+    task: { id: "t" },
+    config: { agent: "a", model: "none", timeout: 60, grading_timeout: 600 },
+    patch_result: { status: "error", ...emptyVerdicts(), error_msg: "Timeout (600s)", error_log: null, error_type: "grading_timeout", checks: [], set_aside: [] },
+    runtime_result: { agent_duration: 1, agent_timeout: false, evaluator_timeout: true, agent_exit_code: 0 },
+    interrupted: null,
+  } as unknown as Parameters<typeof summaryLines>[0];
+  expect(summaryLines(summary, "/r")).toEqual([`Result: a agent on t: ${msg.gradingTimedOut(600)}, no check ran`, `Grade: error (${msg.gradingTimedOut(600)})`, "Run directory: /r"]);
+  expect(msg.gradingTimedOut(600)).toBe("grading timed out after 600s (--grading-timeout)");
 });
