@@ -5,7 +5,8 @@
  * 127.0.0.1, once with every event at once ("instant": the gateway's absolute cost per call) and
  * once paced like a model (5 ms between events), measured three ways in the same run:
  *   direct   client → scripted upstream (baseline)
- *   gateway  client → gateway (TCP) → scripted upstream over HTTP: keys, budget, stripping, metering, ledger
+ *   gateway  client → gateway (TCP) → scripted upstream over HTTP: keys, the budget's reservation
+ *            (worst case held, cap set, settled at the end), stripping, metering, ledger
  *   run path client → 127.0.0.1 forwarder (the entrypoint's) → gateway Unix socket → upstream over HTTP
  *   swarm    client → forwarder → TCP → the trial's relay → gateway Unix socket → upstream (a Swarm
  *            trial's path, docs/backends.md; here on loopback, so without the overlay's own hop)
