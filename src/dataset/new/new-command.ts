@@ -70,7 +70,7 @@ const LEFT = (folder: string, s: Scaffold) => [
   `  sse/pocs/${pocFile(s)}  the PoC: it triggers before the fix and not after (${s.language === "c" ? "an AddressSanitizer report" : "a crash, a panic, a wrong decision or a timeout"}; exit non-zero)`,
   "  sse/run.sh       how one PoC runs against what build.sh built",
   "  sse/build.sh     build only what the PoC and the tests need",
-  "  sse/test.sh      the project's own tests, a fast subset",
+  "  sse/test.sh      the project's own tests: a fast subset that passes with and without the fix (grading runs it on the unfixed tree too)",
   s.hasTests ? "  sse/diffs/test.diff  the fix's own tests, taken from the patch: check they pass with the fix only" : "  sse/diffs/test.diff  the fix came without tests: write one here (sources.yaml says tests: here)",
   "  sse/reports/issue.md  the issue text (what goes wrong, not the fix)",
   `  upstream/sources.yaml  published${s.cve ? "" : ", cve"}${s.fixed ? "" : ", fixed"}, cwe, poc`,
