@@ -1,7 +1,7 @@
 /**
  * The images ssebench made on this engine, with what each one is and belongs to, its size and the
  * containers that use it. An image is ssebench's when it carries one of ssebench's build labels:
- * `ssebench.inputs` (case images built from a folder, tool layers, agent files, agent layers:
+ * `ssebench.inputs` (case images built from a folder, tool layers, agent files, agent layers, sidecar images:
  * run/layers/layers.ts) or `ssebench.base.inputs` on an image named `base-<name>:<version>` (the base
  * images of images/base-images/build.sh: an image built FROM one inherits the label, so a case image
  * built by hand would otherwise look like a base image). Nothing else is listed, so nothing else can
@@ -14,7 +14,7 @@ import { IMAGE_LABELS, INPUTS_LABEL } from "../run/layers/layers.ts";
 export const BASE_INPUTS_LABEL = "ssebench.base.inputs";
 const BASE_NAME = /(^|\/)base-[^/:]+:[^/]+$/;
 
-export type ImageKind = "agent layer" | "agent files" | "tool layer" | "case image" | "base image" | "layer";
+export type ImageKind = "agent layer" | "agent files" | "sidecar image" | "tool layer" | "case image" | "base image" | "layer";
 
 export interface ImageEntry {
   /** sha256:… */
@@ -41,7 +41,7 @@ export interface ImageEntry {
   labels: Record<string, string>;
 }
 
-const KINDS: readonly string[] = ["agent layer", "agent files", "tool layer", "case image", "base image"];
+const KINDS: readonly string[] = ["agent layer", "agent files", "sidecar image", "tool layer", "case image", "base image"];
 
 /** "185.4MB" → bytes (the engine's decimal units). */
 export function parseSize(text: string): number {
@@ -59,6 +59,7 @@ export function fromName(tag: string): { kind?: ImageKind; task?: string; datase
   const [a = "", b = "", c = ""] = parts.slice(-3);
   if (b === "tool") return { kind: "tool layer", task: c, version };
   if (b === "agent-files") return { kind: "agent files", agent: c, version };
+  if (b === "agent-sidecar") return { kind: "sidecar image", agent: c, version };
   if (b.startsWith("agent-")) return { kind: "agent layer", agent: b.slice("agent-".length), task: c, version };
   if (a === "case") return { kind: "case image", dataset: b, task: c, version };
   return { version };
@@ -81,8 +82,9 @@ export function describeImage(id: string, tags: string[], labels: Record<string,
   // Labels first: a child inherits its parent's task and dataset, and sets its own.
   const pick = (key: string, fallback: string | undefined) => labels[key] || fallback;
   const entry: ImageEntry = { id, tags, kind, created, size, unique: 0, shared: 0, containers: 0, labels };
-  const task = kind === "agent files" || kind === "base image" ? undefined : pick(IMAGE_LABELS.task, named.task);
-  const agent = kind === "agent files" || kind === "agent layer" ? pick(IMAGE_LABELS.agent, named.agent) : undefined;
+  const ofAgent = kind === "agent files" || kind === "sidecar image";
+  const task = ofAgent || kind === "base image" ? undefined : pick(IMAGE_LABELS.task, named.task);
+  const agent = ofAgent || kind === "agent layer" ? pick(IMAGE_LABELS.agent, named.agent) : undefined;
   const dataset = kind === "case image" ? pick(IMAGE_LABELS.dataset, named.dataset) : undefined;
   if (task) entry.task = task;
   if (agent) entry.agent = agent;
@@ -93,7 +95,7 @@ export function describeImage(id: string, tags: string[], labels: Record<string,
 }
 
 const INSPECT = "{{json .Id}}\t{{json .RepoTags}}\t{{json .Config.Labels}}\t{{.Size}}\t{{json .Created}}";
-const ORDER: readonly ImageKind[] = ["agent layer", "agent files", "tool layer", "case image", "base image", "layer"];
+const ORDER: readonly ImageKind[] = ["agent layer", "agent files", "sidecar image", "tool layer", "case image", "base image", "layer"];
 
 /** Every ssebench image on the engine (optionally only those with label KEY=VALUE), ordered by kind then name. */
 export async function listImages(docker: Docker, only?: { key: string; value: string }): Promise<ImageEntry[]> {

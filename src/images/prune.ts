@@ -7,7 +7,7 @@
  *   case image of earlier task files, a base image rebuilt by build.sh); nothing can ask for it by
  *   name again;
  * - a tool layer named for another ssebench version (`tool/<task>:<version>`): this one never uses it;
- * - agent files and agent layers of an agent that is not among this ssebench's agents, or named for
+ * - agent files, agent layers and sidecar images of an agent that is not among this ssebench's agents, or named for
  *   another version of the agent than its agent.yaml gives.
  * Always kept: images any container uses (running or stopped), named base images, named case images
  * (the datasets' own; a rebuild or pull costs minutes), and every image without ssebench's labels
@@ -34,7 +34,7 @@ export function notNeeded(image: ImageEntry, needs: Needs): string | undefined {
   if (image.kind === "tool layer" && image.tagVersion !== undefined && image.tagVersion !== needs.version) {
     return msg.otherVersion(image.tagVersion, needs.version);
   }
-  if ((image.kind === "agent layer" || image.kind === "agent files") && image.agent !== undefined) {
+  if ((image.kind === "agent layer" || image.kind === "agent files" || image.kind === "sidecar image") && image.agent !== undefined) {
     if (!needs.agents.has(image.agent)) return msg.agentGone(image.agent);
     const current = needs.agents.get(image.agent);
     if (current !== undefined && image.tagVersion !== undefined && image.tagVersion !== current) return msg.agentVersion(image.agent, image.tagVersion, current);

@@ -18,6 +18,7 @@ describe("describing an image", () => {
   test("names say what images built before the labels are", () => {
     expect(fromName(`${R}/tool/htmlesc-quote-overflow:0.1.0`)).toEqual({ kind: "tool layer", task: "htmlesc-quote-overflow", version: "0.1.0" });
     expect(fromName(`${R}/agent-files/codex:0.171.0`)).toEqual({ kind: "agent files", agent: "codex", version: "0.171.0" });
+    expect(fromName(`${R}/agent-sidecar/python-agent:0.1.0`)).toEqual({ kind: "sidecar image", agent: "python-agent", version: "0.1.0" });
     expect(fromName(`${R}/agent-claude-code/t1:2.1.332`)).toEqual({ kind: "agent layer", agent: "claude-code", task: "t1", version: "2.1.332" });
     expect(fromName("case/demo/t1:demo-v1")).toEqual({ kind: "case image", dataset: "demo", task: "t1", version: "demo-v1" });
     expect(fromName("localhost:5000/x/y")).toEqual({ version: undefined });
@@ -52,12 +53,15 @@ describe("what prune removes", () => {
     expect(notNeeded(image([`${R}/tool/t1:0.1.0`], built("tool layer")), needs)).toBe("a tool layer of ssebench 0.1.0 (this is 0.2.0)");
     expect(notNeeded(image([`${R}/agent-files/gone:1.0.0`], built("agent files")), needs)).toBe("agent gone is not among this ssebench's agents");
     expect(notNeeded(image([`${R}/agent-dummy/t1:0.9.0`], built("agent layer")), needs)).toBe("agent dummy 0.9.0 (its agent.yaml is now 1.0.0)");
+    expect(notNeeded(image([`${R}/agent-sidecar/gone:1.0.0`], built("sidecar image")), needs)).toBe("agent gone is not among this ssebench's agents");
+    expect(notNeeded(image([`${R}/agent-sidecar/dummy:0.9.0`], built("sidecar image")), needs)).toBe("agent dummy 0.9.0 (its agent.yaml is now 1.0.0)");
   });
 
   test("kept: current layers, images a container uses, named case and base images, agents whose agent.yaml does not load", () => {
     const kept = [
       image([`${R}/tool/t1:0.2.0`], built("tool layer")),
       image([`${R}/agent-dummy/t1:1.0.0`], built("agent layer")),
+      image([`${R}/agent-sidecar/dummy:1.0.0`], built("sidecar image", { "ssebench.agent": "dummy" })),
       image([`${R}/agent-broken/t1:7`], built("agent layer")),
       image([], built("tool layer"), { containers: 1 }),
       image([`${R}/tool/t1:0.1.0`], built("tool layer"), { containers: 2 }),
