@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { MODEL_KEY_FILE, MODEL_SOCKET } from "../../src/contract/model.ts";
 import { SIDECAR_SOCKETS } from "../../src/contract/sidecar.ts";
@@ -62,6 +62,14 @@ async function runPair(d: RunDirs & { sockets: string }, script: string, during?
   await during?.();
   const [run, stderr] = await Promise.all([task, new Response(sup.stderr).text(), sup.exited]);
   return { run, supervisor: stderr };
+}
+
+/** A stand-in for a supervisor the agent took over: it connects, reads the start message, says `lines`. */
+async function fakeSupervisor(sockets: string, lines: string[]): Promise<Socket> {
+  const s = connect(join(sockets, SIDECAR_SOCKETS.control));
+  await new Promise<void>((resolve) => s.once("data", () => resolve()));
+  for (const line of lines) s.write(`${line}\n`);
+  return s;
 }
 
 const fixFile = (d: RunDirs) => {
@@ -150,6 +158,30 @@ describe("sidecar mode: the task's side and the supervisor", () => {
     expect(forged).toBe("closed");
     expect(run.exitCode).toBe(5);
     expect(run.result.runtime_result.agent_exit_code).toBe(5);
+  });
+
+  test("a supervisor that says the agent started and then nothing (the agent took it over): the phase ends at the time limit anyway, graded", async () => {
+    const d = sidecarRun({ TIMEOUT: "1" });
+    dirs = d;
+    const task = runEntrypoint(d, ["--mode", "sidecar"]);
+    await socketAppears(join(d.sockets, SIDECAR_SOCKETS.control));
+    const silent = await fakeSupervisor(d.sockets, ['{"type":"started"}']);
+    const run = await task;
+    silent.destroy();
+    expect(run.exitCode).toBe(124);
+    expect(run.result.runtime_result).toMatchObject({ agent_timeout: true, agent_exit_code: 124 });
+    expect(run.result.patch_result.status).toBe("failed");
+  });
+
+  test("a supervisor that goes away once the agent started is the agent's doing: an exit (1), graded, never an infra error", async () => {
+    const d = sidecarRun();
+    dirs = d;
+    const task = runEntrypoint(d, ["--mode", "sidecar"]);
+    await socketAppears(join(d.sockets, SIDECAR_SOCKETS.control));
+    (await fakeSupervisor(d.sockets, ['{"type":"started"}'])).end();
+    const run = await task;
+    expect(run.result.runtime_result).toMatchObject({ agent_timeout: false, agent_exit_code: 1 });
+    expect(run.result.patch_result).toMatchObject({ status: "failed", error_type: null });
   });
 
   test("the sockets are the agent's user's alone; the folder can be crossed, not listed", async () => {
