@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
+import { repoRoot, ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
 
 export const E2E = process.env.SSEBENCH_E2E === "1";
 export const SKIP_REASON = E2E ? "" : " [skipped: set SSEBENCH_E2E=1 with a Docker engine running]";
@@ -87,4 +87,32 @@ export interface DialogLine {
   message?: string;
   data?: Record<string, string>;
   total_tokens?: { in: number; out: number };
+}
+
+/**
+ * `ssebench ARGS…` in the background with its stderr read as it comes, for tests that signal it
+ * mid-run: `until(text)` reads until the text (or a match) has come, `rest()` to the end.
+ */
+export function watchedSsebench(args: string[], env: Record<string, string | undefined>) {
+  const proc = Bun.spawn([ssebenchBin, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdout: "pipe", stderr: "pipe" });
+  const decoder = new TextDecoder();
+  const reader = proc.stderr.getReader();
+  const watched = {
+    proc,
+    stderr: "",
+    async until(wanted: string | RegExp): Promise<void> {
+      const seen = () => (typeof wanted === "string" ? watched.stderr.includes(wanted) : wanted.test(watched.stderr));
+      while (!seen() && (await readMore()));
+    },
+    async rest(): Promise<string> {
+      while (await readMore());
+      return watched.stderr;
+    },
+  };
+  const readMore = async () => {
+    const { value, done } = await reader.read();
+    if (value) watched.stderr += decoder.decode(value);
+    return !done;
+  };
+  return watched;
 }

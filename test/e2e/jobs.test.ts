@@ -11,8 +11,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JobFile } from "../../src/jobs/plan.ts";
 import { readTrials } from "../../src/jobs/store.ts";
-import { ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
-import { demoDir, docker, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";
+import { ssebench, tempDir } from "../helpers/cli.ts";
+import { demoDir, docker, E2E, homeWithAgents, readJson, SKIP_REASON, watchedSsebench } from "./helpers.ts";
 
 setDefaultTimeout(900_000);
 const results = tempDir("ssebench-e2e-jobs-");
@@ -70,23 +70,16 @@ describe.skipIf(!E2E)(`jobs on a real engine${SKIP_REASON}`, () => {
   });
 
   test("killed half-way (SIGINT), then resumed: the same final results", async () => {
-    const proc = Bun.spawn([ssebenchBin, ...matrix, "--job", "killed"], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdout: "pipe", stderr: "pipe" });
-    let stderr = "";
-    const decoder = new TextDecoder();
-    const reader = proc.stderr.getReader();
-    const readMore = async () => {
-      const { value, done } = await reader.read();
-      if (value) stderr += decoder.decode(value);
-      return !done;
-    };
-    while (!/\[3\/8\]/.test(stderr) && (await readMore()));
+    const run = watchedSsebench([...matrix, "--job", "killed"], env);
+    const { proc } = run;
+    await run.until(/\[3\/8\]/);
     // A second process on the running job refuses with one line.
     const second = await ssebench(["run", "--job", "killed", "--results", results.path], { env });
     expect(second.exitCode).toBe(1);
     expect(second.stderr.trim().split("\n")).toHaveLength(1);
     expect(second.stderr).toContain(`Job killed is being run by process ${proc.pid}`);
     proc.kill("SIGINT");
-    while (await readMore());
+    const stderr = await run.rest();
     expect(await proc.exited).toBe(130);
     expect(stderr).toContain("Received SIGINT; starting no new trials");
     const partial = Object.keys(finalGrades("killed")).length;

@@ -7,8 +7,8 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readlinkSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Summary } from "../../src/formats/run/summary.ts";
-import { ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
-import { DEMO_TASK, demoDir, docker, E2E, homeWithAgents, readJson, SKIP_REASON } from "./helpers.ts";
+import { ssebench, tempDir } from "../helpers/cli.ts";
+import { DEMO_TASK, demoDir, docker, E2E, homeWithAgents, readJson, SKIP_REASON, watchedSsebench } from "./helpers.ts";
 
 setDefaultTimeout(900_000);
 const results = tempDir("ssebench-e2e-run-");
@@ -105,23 +105,11 @@ describe.skipIf(!E2E)(`ssebench run on a real engine${SKIP_REASON}`, () => {
   });
 
   test("Ctrl-C stops the container and records an interrupted run (exit 130)", async () => {
-    const proc = Bun.spawn([ssebenchBin, ...base, "--agent", "sleeper", "--run-id", "interrupted-1"], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    let stderr = "";
-    const decoder = new TextDecoder();
-    const reader = proc.stderr.getReader();
-    const readMore = async () => {
-      const { value, done } = await reader.read();
-      if (value) stderr += decoder.decode(value);
-      return !done;
-    };
-    while (!stderr.includes("Agent command") && (await readMore()));
-    proc.kill("SIGINT");
-    while (await readMore());
-    expect(await proc.exited).toBe(130);
+    const run = watchedSsebench([...base, "--agent", "sleeper", "--run-id", "interrupted-1"], env);
+    await run.until("Agent command");
+    run.proc.kill("SIGINT");
+    const stderr = await run.rest();
+    expect(await run.proc.exited).toBe(130);
     expect(stderr).toContain("Received SIGINT; stopping the container, then recording the run");
     const summary = readJson<Summary>(join(results.path, DEMO_TASK, "none", "sleeper", "interrupted-1", "summary.json"));
     expect(summary.interrupted).toBe("SIGINT");

@@ -5,7 +5,8 @@
  * and is graded passed; a sidecar on the plain Debian root image changes nothing (failed) and
  * probes its walls (no network, the run's uid, no capability, nothing of the task's but the tree,
  * nothing left running); the time limit stops a sidecar that ignores TERM; plugins and a sidecar
- * FROM a case image are refused before anything runs; a job mixes a sidecar and a sandbox agent.
+ * FROM a case image are refused before anything runs; a job mixes a sidecar and a sandbox agent, and
+ * `results` and `report` show both; Ctrl-C stops both containers.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
@@ -14,7 +15,7 @@ import type { Summary } from "../../src/formats/run/summary.ts";
 import { readTrials } from "../../src/jobs/store.ts";
 import { msg } from "../../src/run/messages.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
-import { agentModelsHome, agentRunner, DEMO_TASK, demoDir, type DialogLine, docker, E2E, jsonl, readJson, SKIP_REASON } from "./helpers.ts";
+import { agentModelsHome, agentRunner, DEMO_TASK, demoDir, type DialogLine, docker, E2E, jsonl, readJson, SKIP_REASON, watchedSsebench } from "./helpers.ts";
 
 setDefaultTimeout(900_000);
 const results = tempDir("ssebench-e2e-sidecar-");
@@ -151,5 +152,22 @@ describe.skipIf(!E2E)(`sidecar mode on a real engine${SKIP_REASON}`, () => {
     const listed = await ssebench(["results", "mixed", "--results", results.path], { env });
     expect(listed.exitCode).toBe(0);
     expect(listed.stdout).toContain("sidecar-probe");
+    const page = join(results.path, "mixed.html");
+    const report = await ssebench(["report", "mixed", "--results", results.path, "-o", page], { env });
+    expect(report.exitCode).toBe(0);
+    const html = readFileSync(page, "utf8");
+    for (const agent of ["sidecar-probe", "dummy"]) expect(html).toContain(agent);
+  });
+
+  test("Ctrl-C stops both containers and records an interrupted run (exit 130), leaving nothing on the engine", async () => {
+    const run = watchedSsebench([...base, "--timeout", "600", "--agent", join(fixtures, "sidecar-sleeper"), "--run-id", "ctrl-c-1"], env);
+    await run.until("Agent started in the sidecar");
+    run.proc.kill("SIGINT");
+    await run.rest();
+    expect(await run.proc.exited).toBe(130);
+    const summary = readJson<Summary>(join(results.path, DEMO_TASK, "none", "sidecar-sleeper", "ctrl-c-1", "summary.json"));
+    expect(summary.interrupted).toBe("SIGINT");
+    expect(summary.patch_result).toMatchObject({ status: "error", error_type: "interrupted" });
+    expect(leftovers()).toBe("");
   });
 });
