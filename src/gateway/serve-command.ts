@@ -69,7 +69,11 @@ export async function serveGateway(args: ServeArgs, env: NodeJS.ProcessEnv): Pro
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
       server.stop(true);
-      Promise.all(runs.map((r) => r.ledger?.flush())).then(() => done(ExitCode.ok));
+      // Calls whose clients left are read on to their usage (a grace, then charged), then recorded.
+      Promise.all(runs.map(async (r) => {
+        await gateway.settleAll(r);
+        await r.ledger?.flush();
+      })).then(() => done(ExitCode.ok));
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
