@@ -192,6 +192,15 @@ export const MUTATIONS: Mutation[] = [
     tests: ["test/runtime/recipe-change.test.ts"],
   },
   {
+    name: "tool-api-unread-diffs",
+    what: "the tool API answers every diff request although earlier answers are unread (each up to SSE_MAX_PATCH_MB held in the entrypoint's memory)",
+    file: "src/runtime/tool-api/limits.ts",
+    from: `    if (this.unreadDiffs >= MAX_UNREAD_DIFFS) return false;\n`,
+    to: "",
+    tests: ["test/runtime/tool-api.test.ts"],
+    build: true,
+  },
+  {
     name: "run-extras-inherited",
     what: "variables handed to the container at run time (AWS_*, DOCKER_*) reach the children",
     file: "src/runtime/privilege/child-env.ts",

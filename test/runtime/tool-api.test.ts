@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { entrypointBin, repoRoot } from "../helpers/cli.ts";
+import { CallLog } from "../../src/runtime/tool-api/calls.ts";
+import { entrypointBin, repoRoot, tempDir } from "../helpers/cli.ts";
 import { dropUsers, ensureUsers, newRun, type RunDirs, runEntrypoint, SLEEP, sleepsLeft, users } from "./harness.ts";
 
 setDefaultTimeout(120_000);
@@ -312,6 +313,93 @@ describe("walls", () => {
     expect(r.exitCode).toBe(143);
     expect(r.result.patch_result).toMatchObject({ status: "error", error_type: "interrupted", error_msg: "Interrupted by SIGTERM during the agent phase" });
     expect(sleepsLeft(7)).toEqual([]);
+  });
+});
+
+/** Peak resident memory (kB) of a process until `done` says so (or `until` settles), sampled every 50 ms. */
+async function peakRss(pid: () => number | undefined, until: Promise<unknown>, done: () => boolean): Promise<number> {
+  let peak = 0;
+  let running = true;
+  void until.finally(() => (running = false));
+  while (running && !done()) {
+    const p = pid();
+    if (p !== undefined) {
+      try {
+        const kb = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+        peak = Math.max(peak, kb);
+      } catch {
+        // gone
+      }
+    }
+    await Bun.sleep(50);
+  }
+  return peak;
+}
+
+/** A bash agent that opens `n` connections, sends REQUEST on each without reading, then reads each status line into $SSE_ARCHIVE/statuses. */
+function unreadRequests(n: number, request: string, before = ""): string[] {
+  const script = [
+    "set -u",
+    before,
+    'hp=${SSE_TOOL_API#http://}; fds=()',
+    `for i in $(seq ${n}); do exec {fd}<>"/dev/tcp/\${hp%%:*}/\${hp##*:}"; printf '${request}' "$hp" >&$fd; fds+=($fd); done`,
+    `for fd in "\${fds[@]}"; do IFS= read -r line <&$fd; echo "\${line%$'\\r'}" >> "$SSE_ARCHIVE/statuses"; done`,
+    'for fd in "${fds[@]}"; do exec {fd}>&-; done',
+  ];
+  return ["--", "/bin/bash", "-c", script.filter(Boolean).join("\n")];
+}
+
+describe("limits", () => {
+  test("diffs the agent does not read: two are answered and held, the others refused at once; the entrypoint's memory stays bounded and the run is graded", async () => {
+    dirs = newRun({ env: { SSE_TOOL_PORT: "0" } });
+    const d = dirs;
+    let proc: Bun.Subprocess | undefined;
+    // A 40 MB change of random bytes: each diff answer is about 50 MB.
+    const run = runEntrypoint(d, unreadRequests(8, "GET /sse/v1/diff HTTP/1.1\\r\\nHost: %s\\r\\n\\r\\n", "head -c 40000000 /dev/urandom > blob.bin"), { onStart: (p) => (proc = p) });
+    // (sampled while the agent phase holds the answers: until the agent has read every status line)
+    const statusFile = join(d.archive, "statuses");
+    const peak = await peakRss(() => proc?.pid, run, () => existsSync(statusFile) && readFileSync(statusFile, "utf8").split("\n").length > 8);
+    const r = await run;
+    const statuses = readFileSync(join(d.archive, "statuses"), "utf8").trim().split("\n");
+    expect(statuses).toEqual([...Array(2).fill("HTTP/1.1 200 OK"), ...Array(6).fill("HTTP/1.1 429 Too Many Requests")]);
+    const refused = callLines(d).filter((c) => c.http_status === 429);
+    expect(refused).toHaveLength(6);
+    for (const c of refused) expect(c).toMatchObject({ call: "GET /sse/v1/diff", outcome: "refused" });
+    expect(r.result.patch_result).toMatchObject({ status: "failed", error_type: null });
+    // Eight answers of ~50 MB held at once: 730 MB at the peak of the agent phase; two held: 310 MB.
+    expect(peak).toBeLessThan(500 * 1024);
+  }, 180_000);
+
+  test("at most 8 calls in progress: 12 sent at once, 8 answered, 4 refused at once (429)", async () => {
+    dirs = newRun({ env: { SSE_TOOL_PORT: "0", SSE_DIFFICULTY: "2" } });
+    const d = dirs;
+    Bun.spawnSync(["sh", "-c", `sed -i '2i if ${IN_AGENT_PHASE}; then sleep 1; fi' ${d.taskRoot}/scripts/build.sh`]);
+    await runEntrypoint(d, unreadRequests(12, "POST /sse/v1/check/build HTTP/1.1\\r\\nHost: %s\\r\\nContent-Length: 0\\r\\n\\r\\n"));
+    const statuses = readFileSync(join(d.archive, "statuses"), "utf8").trim().split("\n");
+    expect(statuses.filter((s) => s === "HTTP/1.1 200 OK")).toHaveLength(8);
+    expect(statuses.filter((s) => s === "HTTP/1.1 429 Too Many Requests")).toHaveLength(4);
+    const refused = callLines(d).filter((c) => c.http_status === 429);
+    expect(refused.map((c) => c.outcome)).toEqual(["refused", "refused", "refused", "refused"]);
+  }, 180_000);
+
+  test("a request body over 1 MiB is refused (413) before it is read", async () => {
+    dirs = newRun({ env: { SSE_TOOL_PORT: "0" } });
+    const d = dirs;
+    const send = `hp=\${SSE_TOOL_API#http://}; exec 3<>"/dev/tcp/\${hp%%:*}/\${hp##*:}"; { printf 'POST /mcp HTTP/1.1\\r\\nHost: %s\\r\\nContent-Length: 2097152\\r\\n\\r\\n' "$hp"; head -c 2097152 /dev/zero; } >&3 2>/dev/null; IFS= read -r line <&3; echo "\${line%$'\\r'}" > "$SSE_ARCHIVE/statuses"`;
+    await runEntrypoint(d, ["--", "/bin/bash", "-c", send]);
+    expect(readFileSync(join(d.archive, "statuses"), "utf8")).toBe("HTTP/1.1 413 Request Entity Too Large\n");
+  });
+
+  test("tool-calls.jsonl keeps its first lines only; every call is still counted", () => {
+    const t = tempDir("sse-calls-");
+    try {
+      const log = new CallLog(join(t.path, "calls.jsonl"), 3);
+      for (let i = 0; i < 5; i++) log.write({ via: "http", call: "GET /sse/v1/project", level: 2, checks: [], outcome: "ok", http_status: 200 }, performance.now(), new Date());
+      expect(log.count).toBe(5);
+      expect(readFileSync(join(t.path, "calls.jsonl"), "utf8").trim().split("\n")).toHaveLength(3);
+    } finally {
+      t.cleanup();
+    }
   });
 });
 

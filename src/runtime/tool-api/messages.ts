@@ -53,6 +53,8 @@ export const toolMsg = {
   badPort: (raw: string) => `ssebench-entrypoint: SSE_TOOL_PORT=${JSON.stringify(raw)} is not a port number (0-65535)`,
   cannotListen: (port: number, detail: string) => `ssebench-entrypoint: the agent's tool API cannot listen on 127.0.0.1:${port}: ${detail}`,
   notAvailable: (n: number, name: string, check: string) => `Not available at difficulty level ${n} (${name}): ${check}.`,
+  tooManyRequests: (max: number) => `Too many calls at once (${max} in progress): wait for an answer before sending another.`,
+  unreadDiffs: (max: number) => `${max} answers of GET /sse/v1/diff are not read yet: read them before asking for another.`,
   phaseEnded: () => "The agent phase has ended: the tool API answers no more calls.",
   noSuchRoute: (method: string, path: string) => `No such route: ${method} ${path}`,
   taskHasNo: (what: string) => `This task has no ${what}.`,

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { CallLog } from "./calls.ts";
 import { allowed, type CheckKind, type Level } from "./levels.ts";
+import { Limits, MAX_REQUEST_BODY, MAX_REQUESTS, MAX_UNREAD_DIFFS } from "./limits.ts";
 import { CHECK_NAMES, toolMsg } from "./messages.ts";
 import { PhaseEnded, type ToolService } from "./service.ts";
 
@@ -33,7 +34,9 @@ export function startToolApi(o: { service: ToolService; level: Level; port: numb
   const calls = new CallLog(o.callsFile);
   const json = (status: number, body: unknown) => Response.json(body, { status });
 
-  async function route(req: Request, path: string): Promise<{ res: Response; via: "mcp" | "http"; record: boolean; checks?: string[]; outcome?: string }> {
+  const limits = new Limits();
+
+  async function route(req: Request, path: string): Promise<{ res: Response; via: "mcp" | "http"; record: boolean; checks?: string[]; outcome?: string; diff?: Uint8Array }> {
     if (service.phaseEnded) {
       // MCP clients show a JSON-RPC error's message; everyone else reads `error`.
       const body = path === "/mcp" ? { jsonrpc: "2.0", id: null, error: { code: -32000, message: toolMsg.phaseEnded() } } : { error: toolMsg.phaseEnded() };
@@ -47,9 +50,17 @@ export function startToolApi(o: { service: ToolService; level: Level; port: numb
     if (get && path === "/sse/v1/project") return { res: new Response(readFileSync(o.taskFile), { headers: { "content-type": "application/json" } }), via: "http", record: true, outcome: "ok" };
     if (get && path === "/sse/v1/capabilities") return { res: json(200, capabilities(service, level)), via: "http", record: true, outcome: "ok" };
     if (get && path === "/sse/v1/diff") {
-      const change = await service.diff();
-      if ("tooLarge" in change) return { res: json(422, { error: toolMsg.tooLarge(service.maxMb) }), via: "http", record: true, outcome: "failed" };
-      return { res: new Response(change.patch, { headers: { "content-type": "text/x-diff" } }), via: "http", record: true, outcome: "ok" };
+      // A diff may be hundreds of MB: only a few may wait to be read at once.
+      if (!limits.holdDiff()) return { res: json(429, { error: toolMsg.unreadDiffs(MAX_UNREAD_DIFFS) }), via: "http", record: true, outcome: "refused" };
+      let change;
+      try {
+        change = await service.diff();
+      } catch (e) {
+        limits.releaseDiff();
+        throw e;
+      }
+      if ("tooLarge" in change) return { res: json(422, { error: toolMsg.tooLarge(service.maxMb) }), via: "http", record: true, outcome: "failed", diff: new Uint8Array() };
+      return { res: new Response(null, { headers: { "content-type": "text/x-diff" } }), via: "http", record: true, outcome: "ok", diff: change.patch };
     }
     if (req.method === "POST" && path === "/sse/v1/test_patch") {
       const r = await service.testPatch();
@@ -70,10 +81,17 @@ export function startToolApi(o: { service: ToolService; level: Level; port: numb
     port: o.port,
     // A check may take many minutes; Bun's default would cut a pending reply after 10 s.
     idleTimeout: 0,
+    maxRequestBodySize: MAX_REQUEST_BODY,
     async fetch(req) {
       const startedAt = performance.now();
       const wall = new Date();
       const path = new URL(req.url).pathname;
+      const via = path === "/mcp" ? "mcp" : "http";
+      if (!limits.enter()) {
+        const res = json(429, via === "mcp" ? { jsonrpc: "2.0", id: null, error: { code: -32000, message: toolMsg.tooManyRequests(MAX_REQUESTS) } } : { error: toolMsg.tooManyRequests(MAX_REQUESTS) });
+        calls.write({ via, call: `${req.method} ${path}`, level: level.n, checks: [], outcome: "refused", http_status: 429 }, startedAt, wall);
+        return res;
+      }
       let r;
       try {
         r = await route(req, path);
@@ -81,8 +99,17 @@ export function startToolApi(o: { service: ToolService; level: Level; port: numb
         const ended = e instanceof PhaseEnded;
         r = { res: json(ended ? 403 : 500, { error: ended ? toolMsg.phaseEnded() : toolMsg.internal() }), via: "http" as const, record: true, outcome: ended ? "refused" : "infra" };
       }
+      const diff = "diff" in r ? r.diff : undefined;
+      let bytes = diff;
+      try {
+        // Small answers (JSON, the MCP reply) are read whole; a diff's bytes are at hand.
+        bytes ??= new Uint8Array(await r.res.arrayBuffer());
+      } catch {
+        r = { ...r, res: json(500, { error: toolMsg.internal() }), outcome: "infra" };
+        bytes = new Uint8Array(await r.res.arrayBuffer());
+      }
       if (r.record) calls.write({ via: r.via, call: `${req.method} ${path}`, level: level.n, checks: r.checks ?? [], outcome: r.outcome ?? "ok", http_status: r.res.status }, startedAt, wall);
-      return r.res;
+      return limits.answer(r.res, bytes, { diff: diff !== undefined });
     },
   });
   return {
