@@ -2,7 +2,8 @@
  * Sidecar mode on a real engine (docs/container-contract.md §13, docs/agents.md "Sidecar agents"):
  * the agent's own image beside the task's container. The python-agent example (Debian's python3,
  * standard library only) fixes the demo task against a scripted model through the run's gateway
- * and is graded passed; a sidecar on the plain Debian root image changes nothing (failed) and
+ * and is graded passed, as a shell agent on the plain Debian root image does with the mounted
+ * `ssebench-entrypoint check`; a sidecar on the plain Debian root image changes nothing (failed) and
  * probes its walls (no network, the run's uid, no capability, nothing of the task's but the tree,
  * nothing left running); the time limit stops a sidecar that ignores TERM; plugins and a sidecar
  * FROM a case image are refused before anything runs; a job mixes a sidecar and a sandbox agent, and
@@ -56,6 +57,14 @@ describe.skipIf(!E2E)(`sidecar mode on a real engine${SKIP_REASON}`, () => {
     expect(jsonl<{ call: string; outcome: string }>(join(dir, "tool-calls.jsonl")).map((c) => `${c.call}:${c.outcome}`)).toEqual(["POST /sse/v1/test_patch:passed"]);
     expect(jsonl<{ status: number }>(join(dir, "model-calls.jsonl")).map((c) => c.status)).toEqual([200, 200, 200, 200]);
     expect(leftovers()).toBe("");
+  });
+
+  test("a shell agent on the plain Debian root image fixes the demo task and checks it with ssebench-entrypoint check: Grade: passed", async () => {
+    const r = await runFixture("sidecar-fixer", "fixer-1");
+    expect(r.stdout.split("\n")[1]).toBe("Grade: passed");
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(r.dir, "archive", "check-all.txt"), "utf8")).toMatch(/^test_patch result: every check that ran passed\.[\s\S]*\nstatus 0\n$/);
+    expect(readJson<Summary>(join(r.dir, "summary.json")).config.mode).toBe("sidecar");
   });
 
   describe("a sidecar on the plain Debian root image that changes nothing and probes its walls", () => {
