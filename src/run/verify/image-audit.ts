@@ -44,7 +44,7 @@ const CASE_SCRIPT = [
  * As the agent's user: every top-level folder but /proc, /sys, /dev and the task root
  * ($SSE_AUDIT_SKIP, root-only during a run). `text <path>` for a readable file holding a secret
  * (binary files skipped, .gz read uncompressed), `named <path>` for every readable .orig, .rej,
- * .patch and .diff file (the host decides which are leaks). One grep over the tree: seconds.
+ * .patch and .diff file (the host decides which are leaks). One grep and one find over the tree.
  */
 const AGENT_SCRIPT = [
   "set --",
@@ -53,13 +53,15 @@ const AGENT_SCRIPT = [
   '  case "$d" in /proc|/sys|/dev|"$SSE_AUDIT_SKIP") continue ;; esac',
   '  set -- "$@" "$d"',
   "done",
-  'if [ -n "$SSE_AUDIT_TEXT" ]; then',
-  '  grep -rlIiF -e "$SSE_AUDIT_TEXT" -- "$@" 2>/dev/null | sed "s/^/text /"',
-  "  find \"$@\" -xdev -type f -name '*.gz' -readable 2>/dev/null | while IFS= read -r f; do",
-  '    if gzip -dc -- "$f" 2>/dev/null | grep -qiF -e "$SSE_AUDIT_TEXT"; then echo "text $f"; fi',
+  'if [ -n "$SSE_AUDIT_TEXT" ]; then grep -rlIiF -e "$SSE_AUDIT_TEXT" -- "$@" 2>/dev/null | sed "s/^/text /"; fi',
+  // one walk for both: the .gz files to read uncompressed, the patch-like names
+  "find \"$@\" -xdev -type f -readable \\( -name '*.gz' -printf 'gz %p\\n' -o \\( -name '*.orig' -o -name '*.rej' -o -name '*.patch' -o -name '*.diff' \\) -printf 'named %p\\n' \\) 2>/dev/null |",
+  "  while IFS= read -r line; do",
+  '    case "$line" in',
+  '      "gz "*) if [ -n "$SSE_AUDIT_TEXT" ] && gzip -dc -- "${line#gz }" 2>/dev/null | grep -qiF -e "$SSE_AUDIT_TEXT"; then echo "text ${line#gz }"; fi ;;',
+  '      *) echo "$line" ;;',
+  "    esac",
   "  done",
-  "fi",
-  "find \"$@\" -xdev -type f \\( -name '*.orig' -o -name '*.rej' -o -name '*.patch' -o -name '*.diff' \\) -readable 2>/dev/null | sed 's/^/named /'",
 ].join("\n");
 
 /** At most this many lines per kind; the rest is counted. */
