@@ -399,4 +399,13 @@ export const MUTATIONS: Mutation[] = [
     to: "if (false) {",
     tests: ["test/run/layers/sidecar-image.test.ts"],
   },
+  {
+    name: "job-lock-shared",
+    what: "the job lock is a shared flock, so two `run --job X` started at once both run the job",
+    file: "src/jobs/lock.ts",
+    from: "const LOCK_EX = 2;",
+    to: "const LOCK_EX = 1;",
+    tests: ["test/jobs/lock-race.test.ts", "test/jobs/plan-rules.test.ts"],
+    build: true,
+  },
 ];

@@ -23,7 +23,8 @@ import { isAgentPath, PATCH_AGENT } from "../run/layers/agents.ts";
 import { latestByTrial, isInfraError } from "./rules.ts";
 import { type Emit, jsonProgress, plainProgress, terminalProgress } from "./progress.ts";
 import { runJob } from "./runner.ts";
-import { jobDir, lockJob, readJobFile, readTrials, writeJobFile } from "./store.ts";
+import { lockJob } from "./lock.ts";
+import { jobDir, readJobFile, readTrials, writeJobFile } from "./store.ts";
 import { listTasks, selectTasks } from "./task-list.ts";
 
 export interface RawJobArgs extends RawRunArgs {
@@ -127,7 +128,7 @@ export async function jobCommand(args: RawJobArgs, argv: Argv): Promise<number> 
   const reporter = await consoleReporter();
   const home = findHome();
   const dir = jobDir(base.results, name);
-  const release = lockJob(dir, name);
+  const release = await lockJob(dir, name);
   try {
     let job = readJobFile(dir);
     const planning = ["task", "tasks", "agent", "model", "attempts"].some((f) => argv.has(f));
@@ -177,9 +178,9 @@ export async function jobCommand(args: RawJobArgs, argv: Argv): Promise<number> 
     }
     return finish(job, dir, controller.signal, Boolean(args.requirePass), args.json ? emit : undefined);
   } finally {
-    release();
-    // A job that never got its plan leaves no folder behind.
+    // A job that never got its plan leaves no folder behind (removed while still locked).
     if (!existsSync(join(dir, "job.json"))) rmSync(dir, { recursive: true, force: true });
+    release();
   }
 }
 

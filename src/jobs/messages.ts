@@ -31,6 +31,7 @@ export const msg = {
   jobUnreadable: (file: string, detail: string) => `${file}: not a job plan: ${detail}`,
   jobMissing: (name: string, dir: string) => `Job ${name} does not exist in ${dir}; give --task and --agent to plan it`,
   jobLocked: (name: string, pid: number, lock: string) => `Job ${name} is being run by process ${pid} (${lock}); wait for it, or stop it first`,
+  jobLockedUnknown: (name: string, lock: string) => `Job ${name} is being run by another process (${lock}); wait for it, or stop it first`,
   lockFailed: (lock: string, detail: string) => `${lock}: cannot lock the job: ${detail}`,
   trialsLine: (file: string, line: number) => `${file}:${line}: not a trial record; ignored`,
 

@@ -1,8 +1,8 @@
 /**
  * A job's folder, <results>/jobs/<name>/: job.json (the plan), trials.jsonl (one line per ended
- * trial, appended), logs/ (each trial's progress) and `lock` (the running process's pid).
+ * trial, appended), logs/ (each trial's progress) and `lock` (lock.ts).
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
 import { writeJsonAtomic } from "../run/record/results.ts";
@@ -76,36 +76,4 @@ export function readTrials(dir: string, warn: (line: string) => void = () => {})
 /** One line, one write: O_APPEND keeps concurrent trials' lines whole. */
 export function appendTrial(dir: string, record: TrialRecord): void {
   appendFileSync(join(dir, "trials.jsonl"), `${JSON.stringify(record)}\n`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (cause) {
-    return (cause as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Takes <dir>/lock (O_EXCL) for this process; a lock whose pid is dead is stale and replaced. Returns the release. */
-export function lockJob(dir: string, name: string, pid = process.pid): () => void {
-  const lock = join(dir, "lock");
-  mkdirSync(dir, { recursive: true });
-  for (let round = 0; round < 2; round++) {
-    try {
-      writeFileSync(lock, `${pid}\n`, { flag: "wx" });
-      return () => rmSync(lock, { force: true });
-    } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code !== "EEXIST") throw new UserError(msg.lockFailed(lock, describeCause(cause)));
-    }
-    let owner = Number.NaN;
-    try {
-      owner = Number.parseInt(readFileSync(lock, "utf8"), 10);
-    } catch {
-      // vanished or unreadable: treat as stale
-    }
-    if (Number.isInteger(owner) && owner > 0 && owner !== pid && alive(owner)) throw new UserError(msg.jobLocked(name, owner, lock));
-    rmSync(lock, { force: true });
-  }
-  throw new UserError(msg.lockFailed(lock, "another process keeps taking it"));
 }

@@ -1,13 +1,14 @@
 /** The planner, the flag rules, resume/retry rules, the lock and --tasks, as exact values. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Argv } from "../../src/argv.ts";
 import { checkSingleValued, isJob, matrixFlags } from "../../src/jobs/flags.ts";
 import { msg } from "../../src/jobs/messages.ts";
 import { defaultJobs, memoryBytes, planTrials } from "../../src/jobs/plan.ts";
 import { backoffSeconds, isInfraError, latestByTrial, pendingTrials } from "../../src/jobs/rules.ts";
-import { lockJob, type TrialRecord } from "../../src/jobs/store.ts";
+import { lockJob } from "../../src/jobs/lock.ts";
+import type { TrialRecord } from "../../src/jobs/store.ts";
 import { selectTasks } from "../../src/jobs/task-list.ts";
 import { tempDir } from "../helpers/cli.ts";
 
@@ -77,17 +78,26 @@ describe("resume and retry rules", () => {
 });
 
 describe("lockJob", () => {
-  test("a live owner refuses with one line; a dead owner's lock is stale and taken over", async () => {
+  test("a second taker refuses with one line naming the owner; the release frees it and removes the file", async () => {
     const dir = join(scratch.path, "job-a");
-    const release = lockJob(dir, "a");
-    const child = Bun.spawn(["sleep", "30"]);
-    writeFileSync(join(dir, "lock"), `${child.pid}\n`);
-    expect(() => lockJob(dir, "a", 1)).toThrow(msg.jobLocked("a", child.pid, join(dir, "lock")));
-    child.kill();
-    await child.exited;
-    const again = lockJob(dir, "a", 1);
+    const release = await lockJob(dir, "a");
+    expect(await Bun.file(join(dir, "lock")).text()).toBe(`${process.pid}\n`);
+    // flock belongs to the open file: a second open of it, even in this process, is a rival.
+    await expect(lockJob(dir, "a", 1)).rejects.toThrow(msg.jobLocked("a", process.pid, join(dir, "lock")));
+    release();
+    release();
+    expect(existsSync(join(dir, "lock"))).toBe(false);
+    const again = await lockJob(dir, "a", 1);
     expect(await Bun.file(join(dir, "lock")).text()).toBe("1\n");
     again();
+  });
+
+  test("a lock file left by a killed owner holds no lock: it is taken at once", async () => {
+    const dir = join(scratch.path, "job-b");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "lock"), "999999\n");
+    const release = await lockJob(dir, "b");
+    expect(await Bun.file(join(dir, "lock")).text()).toBe(`${process.pid}\n`);
     release();
   });
 });
