@@ -34,8 +34,8 @@ export interface RuntimeConfig {
   maxFileBytes: number;
   /** SSE_MAX_LOG_MB: each child's log (agent.log, a check's, a plugin's) keeps its first and last half of this. */
   maxLogBytes: number;
-  /** SSE_MAX_ARCHIVE_MB: what the archive may hold at the end of the run. */
-  maxArchiveBytes: number;
+  /** SSE_MAX_ARCHIVE_MB, SSE_MAX_ARCHIVE_FILES: what the archive may hold at the end of the run. */
+  archiveBounds: { maxBytes: number; maxEntries: number };
   /** SSE_MAX_CHANGE_MB, SSE_MAX_CHANGE_FILES, SSE_MAX_PATCH_MB */
   changeBounds: { maxTotalBytes: number; maxFiles: number; maxPatchBytes: number };
   /** RLIMIT_NPROC of model / sse-runner (SSE_MODEL_NPROC / SSE_RUNNER_NPROC); undefined = from the pids limit. */
@@ -165,7 +165,7 @@ export function readConfig(env: Env, needArchive: boolean): RuntimeConfig {
     pluginSelection: pluginSelection(env.SSE_PLUGINS),
     maxFileBytes: megabytes(env, "SSE_MAX_FILE_MB", 100),
     maxLogBytes: megabytes(env, "SSE_MAX_LOG_MB", 16),
-    maxArchiveBytes: megabytes(env, "SSE_MAX_ARCHIVE_MB", 1024),
+    archiveBounds: { maxBytes: megabytes(env, "SSE_MAX_ARCHIVE_MB", 1024), maxEntries: count(env, "SSE_MAX_ARCHIVE_FILES") ?? 100_000 },
     changeBounds: {
       maxTotalBytes: megabytes(env, "SSE_MAX_CHANGE_MB", CHANGE_DEFAULTS.totalMb),
       maxFiles: count(env, "SSE_MAX_CHANGE_FILES") ?? CHANGE_DEFAULTS.files,

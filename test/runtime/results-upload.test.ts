@@ -75,6 +75,28 @@ describe("results upload from the entrypoint", () => {
     }
   });
 
+  test("an archive past the receiver's limits (200,001 empty files, a 3 GB sparse file in archive/plugins) is cut to its bounds and the upload accepted", async () => {
+    // (creating 200,001 files takes a minute on a busy machine)
+    const dirs = newRun({ env: { TIMEOUT: "900" } });
+    chmodSync(dirs.base, 0o755);
+    const { receiver, runDir, up } = receiverFor(dirs, "rt-upload-big", { containerSocket: join(dirs.base, "upload", "upload.sock") });
+    try {
+      const flood = 'cd "$SSE_ARCHIVE" && echo "{}" > dialog.jsonl && mkdir -p many plugins && (cd many && seq 200001 | xargs touch) && truncate -s 3G plugins/huge.bin';
+      const r = await runEntrypoint(dirs, shAgent(flood));
+      expect(r.exitCode).toBe(0);
+      expect(await up.outcome).toMatchObject({ ok: true });
+      const entries = (dir: string) => Bun.spawnSync(["find", dir, "-mindepth", "1"]).stdout.toString().trim().split("\n").length;
+      // SSE_MAX_ARCHIVE_FILES (100,000) entries stay, the shallowest first (the transcript among
+      // them); then the sparse file goes for the bytes.
+      expect(entries(join(runDir, "archive"))).toBe(99_999);
+      expect(existsSync(join(runDir, "archive/dialog.jsonl"))).toBe(true);
+      expect(existsSync(join(runDir, "archive/plugins/huge.bin"))).toBe(false);
+    } finally {
+      await receiver.close();
+      dirs.cleanup();
+    }
+  }, 900_000);
+
   test("over TCP (a Swarm trial's relay), an upload that finds no relay yet waits for it and arrives once it listens", async () => {
     const dirs = newRun();
     // A port nothing listens on until the relay starts below.

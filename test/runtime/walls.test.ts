@@ -195,7 +195,35 @@ describe("the archive is bounded at the end of the run", () => {
     expect(exists("deep/er/mid.bin")).toBe(true);
     expect(exists("small.txt")).toBe(true);
     expect(exists("plugins/note.log")).toBe(true);
-    expect(readFileSync(join(dirs.results, "entrypoint.log"), "utf8")).toContain("Archive over its bound: largest files removed");
+    expect(readFileSync(join(dirs.results, "entrypoint.log"), "utf8")).toContain("Archive over its bounds: entries removed");
+  });
+
+  /** `depth` folders of 200-character names below `top`, then CMD inside the deepest (bash's cd goes past PATH_MAX, dash's does not). */
+  const deep = (top: string, depth: number, cmd: string) => `cd "$SSE_ARCHIVE" && mkdir ${top} && cd ${top} && bash -c 'n=$(printf "d%.0s" $(seq 200)) && for i in $(seq ${depth}); do mkdir $n && cd $n; done && ${cmd}'`;
+
+  test("files deeper than PATH_MAX count and go like any other", async () => {
+    dirs = newRun({ env: { SSE_MAX_ARCHIVE_MB: "5" } });
+    // 40 levels of 201 bytes: the sparse file's path is over 8,000 bytes long.
+    const r = await runEntrypoint(dirs, shAgent(`echo keep > "$SSE_ARCHIVE/small.txt" && ${deep("deep", 40, "truncate -s 6M big.bin && echo here > here.txt")}`));
+    expect(gradeOf(r).status).toBe("failed");
+    const found = Bun.spawnSync(["find", dirs.archive, "-type", "f", "-printf", "%f %s\n"]).stdout.toString().trim().split("\n").sort();
+    expect(found).toEqual(["here.txt 5", "small.txt 5"]);
+  });
+
+  test("the agent's files in archive/plugins count too: a 3 GB sparse file there goes", async () => {
+    dirs = newRun({ env: { SSE_MAX_ARCHIVE_MB: "5" } });
+    await runEntrypoint(dirs, shAgent('mkdir -p "$SSE_ARCHIVE/plugins" && truncate -s 3G "$SSE_ARCHIVE/plugins/huge.bin" && echo keep > "$SSE_ARCHIVE/plugins/small.txt"'));
+    expect(existsSync(join(dirs.archive, "plugins/huge.bin"))).toBe(false);
+    expect(existsSync(join(dirs.archive, "plugins/small.txt"))).toBe(true);
+  });
+
+  test("over SSE_MAX_ARCHIVE_FILES the shallowest entries stay (the transcript at the top), the deepest go, plugin output kept", async () => {
+    dirs = newRun({ env: { SSE_MAX_ARCHIVE_FILES: "100" }, plugins: [{ name: "note", hook: "after-grading", script: "echo noted" }] });
+    await runEntrypoint(dirs, shAgent(`cd "$SSE_ARCHIVE" && mkdir -p a/b && (cd a/b && seq 300 | xargs touch) && seq 50 | sed 's/^/top-/' | xargs touch && echo '{}' > dialog.jsonl`));
+    const count = Bun.spawnSync(["find", dirs.archive, "-mindepth", "1"]).stdout.toString().trim().split("\n").length;
+    expect(count).toBe(100);
+    for (const rel of ["dialog.jsonl", "top-1", "top-50", "a/b", "plugins/note.log", "plugins/results.json"]) expect(existsSync(join(dirs.archive, rel)), rel).toBe(true);
+    expect(readFileSync(join(dirs.results, "entrypoint.log"), "utf8")).toContain("removed=256");
   });
 });
 

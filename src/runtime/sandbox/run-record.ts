@@ -82,7 +82,8 @@ export class RunRecord {
       log("WARN", "Could not write the plugin report", { err: e instanceof Error ? e.message : String(e) });
     }
     try {
-      boundArchive(this.cfg.archive, this.cfg.maxArchiveBytes);
+      // With an upload the results go with it: the archive gets the room they leave.
+      boundArchive(this.cfg.archive, this.cfg.archiveBounds, this.cfg.results);
     } catch (e) {
       log("WARN", "Could not bound the archive", { err: e instanceof Error ? e.message : String(e) });
     }

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { describeCause, UserError } from "../../../errors.ts";
-import { UPLOAD_ROUTE, type UploadSecret } from "../../../contract/upload.ts";
+import { UPLOAD_LIMITS, UPLOAD_ROUTE, type UploadSecret } from "../../../contract/upload.ts";
 import { uploadMsg as m } from "./messages.ts";
 import { TarParser, TarRefused } from "./tar-reader.ts";
 import { StagingSink } from "./unpack.ts";
@@ -18,8 +18,8 @@ export interface UploadLimits {
   maxFiles: number;
 }
 
-/** The reference's limits for a run's results stream (2 GiB, 200,000 entries). */
-export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { maxBytes: 2 * 1024 ** 3, maxFiles: 200_000 };
+/** The reference's limits for a run's results stream (2 GiB, 200,000 entries; the entrypoint bounds the archive below them). */
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { ...UPLOAD_LIMITS };
 
 export type UploadOutcome = { ok: true; files: number; bytes: number; skipped: string[] } | { ok: false; reason: string };
 
