@@ -45,8 +45,13 @@ function wholeNumber(value: string | undefined, min: number, max: number, messag
   return Number(value);
 }
 
-/** The flags a resume takes from its own command line rather than from job.json. */
-const RESUME_OWN = new Set(["jobs", "retries", "job", "results", "require-pass", "json", "predictions"]);
+/** The flags of this command line alone: where the job is and how this command prints. */
+const THIS_COMMAND = new Set(["job", "results", "json", "predictions"]);
+
+/** The flags a resume may change; not given again, they keep the job's (job.json). */
+const PACE = new Set(["jobs", "retries", "require-pass"]);
+
+const RESUME_OWN = new Set([...THIS_COMMAND, ...PACE]);
 
 /** The flags that make the matrix (compared as trials on a resume). */
 const MATRIX = new Set(["task", "tasks", "agent", "model", "attempts"]);
@@ -120,8 +125,7 @@ export async function jobCommand(args: RawJobArgs, argv: Argv): Promise<number> 
   matrix.agents = matrix.agents.map((a) => (isAgentPath(a) ? resolve(a) : a));
   for (const m of matrix.models) checkSegment("--model", m);
   const attempts = wholeNumber(args.attempts, 1, 100, msg.attempts) ?? 1;
-  const retries = wholeNumber(args.retries, 0, 10, msg.retries) ?? 2;
-  const jobsFlag = wholeNumber(args.jobs, 1, 1000, msg.jobsCount);
+  let pace = paceOf(args);
   if (args.job !== undefined && !JOB_NAME.test(args.job)) throw usageError(msg.jobName(args.job));
   const name = args.job ?? `job-${newRunId()}`;
   let base = baseOptions(args, argv);
@@ -148,8 +152,10 @@ export async function jobCommand(args: RawJobArgs, argv: Argv): Promise<number> 
       const stored = argv.reread(job.argv);
       const given = absoluteLocal(argv).without(planned).words();
       if (given.length > 0 && given.join("\0") !== stored.without(planned).words().join("\0")) throw new UserError(msg.resumeOptions(name, `${dir}/job.json`));
-      const resumed = argv.reread([...stored.without((f) => RESUME_OWN.has(f)).words(), ...argv.without((f) => !RESUME_OWN.has(f)).words()]);
+      const kept = stored.without((f) => THIS_COMMAND.has(f) || (PACE.has(f) && argv.has(f)));
+      const resumed = argv.reread([...kept.words(), ...argv.without((f) => !RESUME_OWN.has(f)).words()]);
       base = baseOptions({ ...storedArgs(resumed), results: base.results }, resumed);
+      pace = paceOf(storedArgs(resumed));
     } else {
       if (!planning && !predicted) throw new UserError(msg.jobMissing(name, resolve(base.results, "jobs")));
       const stored = absoluteLocal(argv).without((f) => f === "job" || f === "predictions").words();
@@ -157,7 +163,7 @@ export async function jobCommand(args: RawJobArgs, argv: Argv): Promise<number> 
       job = await planJob(name, matrix, { tasks: args.tasks, attempts, predicted, dir }, base, stored, { home, reporter });
       writeJobFile(dir, job);
     }
-    const jobs = jobsFlag ?? defaultJobs(base.resources.cpus, memoryBytes(base.resources.memory));
+    const jobs = pace.jobs ?? defaultJobs(base.resources.cpus, memoryBytes(base.resources.memory));
     const controller = new AbortController();
     const { emit, close } = await progressFor(Boolean(args.json), reporter);
     const onSignal = (sig: NodeJS.Signals) => {
@@ -170,18 +176,27 @@ export async function jobCommand(args: RawJobArgs, argv: Argv): Promise<number> 
     // One backend for the whole job: what its trials share (a Swarm connection) is set up once.
     const backend = await openBackend(base.backend ?? "local", docker, process.env, reporter.debug, base.constraints);
     try {
-      await runJob({ dir, job, base, jobs, retries }, { docker, home, env: process.env, emit, warn: reporter.warn, stop: controller.signal, backend });
+      await runJob({ dir, job, base, jobs, retries: pace.retries }, { docker, home, env: process.env, emit, warn: reporter.warn, stop: controller.signal, backend });
     } finally {
       for (const [sig, h] of handlers) process.removeListener(sig, h);
       close();
       for (const w of await backend.close()) reporter.warn(w);
     }
-    return finish(job, dir, controller.signal, Boolean(args.requirePass), args.json ? emit : undefined);
+    return finish(job, dir, controller.signal, pace.requirePass, args.json ? emit : undefined);
   } finally {
     // A job that never got its plan leaves no folder behind (removed while still locked).
     if (!existsSync(join(dir, "job.json"))) rmSync(dir, { recursive: true, force: true });
     release();
   }
+}
+
+/** --jobs, --retries and --require-pass: this command line's, or on a resume the job's unless given again. */
+function paceOf(args: RawJobArgs): { jobs: number | undefined; retries: number; requirePass: boolean } {
+  return {
+    jobs: wholeNumber(args.jobs, 1, 1000, msg.jobsCount),
+    retries: wholeNumber(args.retries, 0, 10, msg.retries) ?? 2,
+    requirePass: Boolean(args.requirePass),
+  };
 }
 
 /** citty-like values of the stored flags a resume re-parses. */

@@ -90,6 +90,8 @@ describe.skipIf(!E2E)(`jobs on a real engine${SKIP_REASON}`, () => {
     for (const t of stopped) expect(docker(["ps", "-a", "-q", "--filter", `label=ssebench.run-id=${t.run_id}`])).toBe("");
     const resumed = await ssebench(["run", "--job", "killed", "--results", results.path], { env });
     expect(resumed.exitCode).toBe(0);
+    // The job's --jobs 2 is kept, though the resume does not give it again.
+    expect(resumed.stderr).toMatch(/^\[info\] Job killed: 8 trials, [1-8] to run, 2 at once$/m);
     expect(resumed.stdout.split("\n")[0]).toBe("Job killed: 8 trials: 4 passed, 4 failed, 0 errors");
     expect(finalGrades("killed")).toEqual(expected);
   });

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { msg } from "../../src/jobs/messages.ts";
+import { readTrials } from "../../src/jobs/store.ts";
 import { hasNoStackTrace, repoRoot, ssebench, tempDir } from "../helpers/cli.ts";
 
 const scratch = tempDir("ssebench-jobs-cli-");
@@ -49,5 +50,22 @@ describe("ssebench run as a job", () => {
     const same = await ssebench(["run", "--job", "planned", "--results", results, "--local", demo, "--timeout", "100"], { env: { XDG_CACHE_HOME: join(scratch.path, "cache") } });
     expect(same.stdout).toBe(`${msg.jobSummary("planned", 0, 0, 0, 0, 0)}\n${msg.jobDir(dir)}\n`);
     expect(same.exitCode).toBe(0);
+  });
+
+  test("a resume keeps the job's --jobs and --retries unless given again", async () => {
+    const dir = join(results, "jobs", "paced");
+    mkdirSync(join(dir, "logs"), { recursive: true });
+    const trial = { trial: "htmlesc-quote-overflow/none/dummy/1", task: "htmlesc-quote-overflow", agent: "dummy", model: "none", attempt: 1 };
+    const argv = ["--local", demo, "--task", trial.task, "--agent", "dummy", "--jobs", "3", "--retries", "0", "--require-pass"];
+    writeFileSync(join(dir, "job.json"), JSON.stringify({ name: "paced", dataset: { name: "demo", version: "demo-v1" }, trials: [trial], argv }));
+    // No engine: the trial is an infrastructure error, not retried (--retries 0 kept; the default would retry twice).
+    const env = { XDG_CACHE_HOME: join(scratch.path, "cache"), DOCKER_HOST: `unix://${join(scratch.path, "no-engine.sock")}` };
+    const kept = await ssebench(["run", "--job", "paced", "--results", results], { env });
+    expect(kept.stderr.split("\n")[0]).toBe(`[info] ${msg.jobPlanned("paced", 1, 1, 3)}`);
+    expect(readTrials(dir).map((r) => [r.try, r.error_type])).toEqual([[1, "infra"]]);
+    expect(kept.exitCode).toBe(1);
+    const given = await ssebench(["run", "--job", "paced", "--results", results, "--jobs", "1", "--retries", "0"], { env });
+    expect(given.stderr.split("\n")[0]).toBe(`[info] ${msg.jobPlanned("paced", 1, 1, 1)}`);
+    expect(readTrials(dir).map((r) => r.try)).toEqual([1, 2]);
   });
 });
