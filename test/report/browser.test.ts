@@ -1,13 +1,15 @@
 /**
  * `ssebench report` in a real browser: headless Debian Chromium loads the file (no network), we read
- * the rendered DOM (summary, heat map, charts, a trial's checks, diff and transcript, hostile text
- * escaped) and take a screenshot that must differ from a blank page's.
+ * the rendered DOM (summary, heat map, charts, a trial's checks, diff and conversation, hostile text
+ * escaped, a log path outside the run folder not read) and take a screenshot that must differ from
+ * a blank page's.
  */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type SyntheticRun, writeJob } from "../../scripts/bench/synthetic-results.ts";
+import { type SyntheticRun, writeJob, writeRunDetails } from "../../scripts/bench/synthetic-results.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
+import { decodePng, inkShare } from "../helpers/png.ts";
 
 setDefaultTimeout(120_000);
 const CHROMIUM = "/usr/bin/chromium";
@@ -22,51 +24,54 @@ const runs: SyntheticRun[] = [
   { task: "task-b", agent: "dummy", model: "none", attempt: 1, status: "error", error_type: "infra", seconds: 1 },
 ];
 writeJob(root, "r", runs);
-// The first run gets what a real one has: a check with its log, final.patch and a dialog.
+// The first run gets what a real agent's has (checks and logs, final.patch, dialog, ledger, tool calls),
+// with hostile text in the dialog and a log, and a check whose log path leaves the run folder.
 const runDir = join(root, "task-a", "none", "reference", "r-0");
-mkdirSync(join(runDir, "grading"));
+writeRunDetails(root, "task-a/none/reference/r-0", " <script>document.title='pwned'</script>");
 writeFileSync(join(runDir, "grading", "build.log"), "make: build ok <script>alert(1)</script>\n");
-writeFileSync(join(runDir, "final.patch"), "--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-bad();\n+good();\n");
-writeFileSync(join(runDir, "dialog.jsonl"), `${JSON.stringify({ role: "user", content: "Fix the overflow" })}\n${JSON.stringify({ role: "assistant", content: "Patched escape()" })}\n`);
-const summary = JSON.parse(await Bun.file(join(runDir, "summary.json")).text());
-summary.patch_result.checks = [{ check: "build", poc: null, tree: "patched", status: "passed", exit_code: 0, duration_seconds: 0.5, log: "grading/build.log" }, { check: "poc", poc: "pocs/1", tree: "patched", status: "passed", exit_code: 0, duration_seconds: 0.1, log: "../../../../etc/passwd" }];
+const summary = JSON.parse(readFileSync(join(runDir, "summary.json"), "utf8"));
+summary.patch_result.checks[1].log = "../../../../etc/passwd";
 writeFileSync(join(runDir, "summary.json"), JSON.stringify(summary));
 
 function chromium(args: string[]) {
-  return Bun.spawnSync([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${join(root, `profile-${Math.random()}`)}`, ...args], {
+  return Bun.spawnSync([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars", `--user-data-dir=${join(root, `profile-${Math.random()}`)}`, ...args], {
     stdout: "pipe",
     stderr: "pipe",
     env: { PATH: "/usr/bin:/bin", HOME: root },
   });
 }
 
-test("the report renders in Chromium with its tables, charts and a trial's details", async () => {
+test("the report renders in Chromium with its tables, charts and a trial's checks, diff and conversation", async () => {
   const file = join(root, "report.html");
   const r = await ssebench(["report", "r", "--results", root, "-o", file]);
   expect(r.exitCode).toBe(0);
   expect(r.stderr).toBe(`Report written to ${file}\n`);
   const dom = chromium(["--dump-dom", `file://${file}`]).stdout.toString();
-  const text = (id: string) => (new RegExp(`<(?:table|svg) id="${id}"[^]*?</(?:table|svg)>`).exec(dom)?.[0] ?? "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
-  expect(text("summary")).toContain("dummy/none 2 0 0.0%");
-  expect(text("summary")).toContain("reference/none 2 2 100.0%");
-  expect(text("heatmap")).toBe("Task dummy/none reference/none task-a 0/1 1/1 task-b 0/0 +1 err 1/1");
-  expect(text("passk")).toContain("reference/none pass@1 1.000");
-  expect(text("cost")).toContain("reference/none");
-  expect(dom).toContain('<span class="a">+good();</span>');
-  expect(dom).toContain("make: build ok &lt;script&gt;alert(1)&lt;/script&gt;");
-  expect(dom).not.toContain("<script>");
-  expect(dom).toContain("<b>assistant</b><pre>Patched escape()</pre>");
+  const text = (re: RegExp) => (re.exec(dom)?.[0] ?? "").replace(/<[^>]+>/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#39;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
+  const element = (id: string) => text(new RegExp(`<(?:table|svg) id="${id}"[^]*?</(?:table|svg)>`));
+  expect(element("summary")).toContain("dummy/none 2 0 0.0%");
+  expect(element("summary")).toContain("reference/none 2 2 100.0%");
+  expect(element("heatmap")).toBe("Task dummy/none reference/none task-a 0/1 1/1 task-b 0/0 +1 err 1/1");
+  expect(element("passk")).toContain("reference/none pass@1 1.000");
+  expect(element("cost")).toContain("reference/none");
+  expect(element("trials")).toBe("# Task Agent/model Grade Spend Seconds 1 task-a reference/none passed $0.0421 4.0 2 task-a dummy/none failed $0.0000 3.0 3 task-b reference/none passed $0.0000 5.0 4 task-b dummy/none error infra $0.0000 1.0");
+  const trial = /<section id="trial-1">[^]*?<\/section>/.exec(dom)?.[0] ?? "";
+  expect(trial).toContain('<tr class="add"><td class="ln"></td><td class="ln">12</td>');
+  expect(trial).toContain("make: build ok &lt;script&gt;alert(1)&lt;/script&gt;");
   // A log path outside the run folder is not read.
-  expect(dom).toContain("poc pocs/1: passed (exit 0, 0.1 s)</summary><pre>(no log)</pre>");
-  // A screenshot of the page is not a blank page's.
+  expect(text(/<details class="check"><summary>poc[^]*?<\/details>/)).toBe("poc pocs/crash.html: passed exit 0, 0.4 s (no log)");
+  const conversation = text(/<div class="conv">[^]*?<\/section>/);
+  expect(conversation).toContain("prompt Fix the heap buffer overflow in htmlesc. The crash report is below.");
+  expect(conversation).toContain("model call #2 · claude-sonnet-4-6 · 1,500 in · 200 out · $0.0075 · 1.8 s tool call mcp__ssebench__test_patch ok · check passed test_patch via mcp");
+  expect(conversation).toContain("assistant · 3,200 in / 490 out Quotes are now counted: the PoC no longer crashes. <script>document.title='pwned'</script>");
+  expect(dom).not.toContain("<script>");
+  expect(/<title>([^<]*)<\/title>/.exec(dom)?.[1]).toBe("ssebench report: r");
+  // A screenshot of the page has the tables where a blank page has nothing.
   const shot = join(root, "report.png");
-  const blank = join(root, "blank.png");
-  writeFileSync(join(root, "blank.html"), "<!doctype html><title>blank</title>");
   chromium(["--window-size=1200,1600", `--screenshot=${shot}`, `file://${file}`]);
-  chromium(["--window-size=1200,1600", `--screenshot=${blank}`, `file://${join(root, "blank.html")}`]);
-  const png = await Bun.file(shot).bytes();
-  expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join("")).toBe("PNG");
-  expect(new DataView(png.buffer).getUint32(16)).toBe(1200);
-  expect(statSync(shot).size).toBeGreaterThan(5 * statSync(blank).size);
-  if (process.env.SSEBENCH_KEEP_SCREENSHOT) writeFileSync(process.env.SSEBENCH_KEEP_SCREENSHOT, png);
+  const bytes = await Bun.file(shot).bytes();
+  if (process.env.SSEBENCH_KEEP_SCREENSHOTS) writeFileSync(join(process.env.SSEBENCH_KEEP_SCREENSHOTS, "report.png"), bytes);
+  const png = decodePng(bytes);
+  expect([png.width, png.height]).toEqual([1200, 1600]);
+  expect(inkShare(png, { x: 0, y: 0, width: 1200, height: 800 })).toBeGreaterThan(0.05);
 });

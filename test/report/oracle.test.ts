@@ -24,7 +24,7 @@ test("the report sets the oracle's verdict beside each grade and counts how ofte
   const plain = (id: string) => (new RegExp(`<table id="${id}"[^]*?</table>`).exec(html)?.[0] ?? "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
   expect(plain("summary")).toContain("Errors Oracle agrees");
   expect(plain("summary")).toEndWith("- 2/3 of 3");
-  expect(plain("trials")).toContain("Grade Oracle Seconds");
+  expect(plain("trials")).toContain("Grade Oracle Spend Seconds");
   expect(plain("trials")).toContain("t1 coder/m1 passed equivalent (agrees)");
   expect(plain("trials")).toContain("t2 coder/m1 failed different but plausible (disagrees)");
   expect(plain("trials")).toContain("t3 coder/m1 failed wrong (agrees)");
