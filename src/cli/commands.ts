@@ -13,6 +13,7 @@ export const rootCommands: Record<string, Loader> = {
   run: () => load(import("./run.ts")),
   results: () => load(import("./results.ts")),
   report: () => load(import("./report.ts")),
+  view: () => load(import("./view.ts")),
   tasks: () => load(import("./tasks/index.ts")),
   catalog: () => load(import("./catalog/index.ts")),
   gateway: () => load(import("./gateway/index.ts")),

@@ -33,7 +33,8 @@ function flock(fd: number, op: number): string | 0 {
   return Object.entries(os.errno).find(([, n]) => n === errno)?.[0] ?? `errno ${errno}`;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid lives (one of another user's counts). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -54,7 +55,7 @@ function readPid(fd: number): number | undefined {
 async function ownerOf(fd: number): Promise<number | undefined> {
   for (let i = 0; i < 50; i++) {
     const pid = readPid(fd);
-    if (pid !== undefined && alive(pid)) return pid;
+    if (pid !== undefined && processAlive(pid)) return pid;
     await Bun.sleep(20);
   }
   return undefined;

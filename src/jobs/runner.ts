@@ -16,7 +16,7 @@ import { fileReporter } from "../run/reporter.ts";
 import { type JobFile, NO_MODEL, type TrialSpec } from "./plan.ts";
 import type { Emit } from "./progress.ts";
 import { backoffSeconds, isInfraError, pendingTrials } from "./rules.ts";
-import { appendTrial, readTrials, type TrialRecord } from "./store.ts";
+import { appendTrial, readTrials, type TrialRecord, trialLogName } from "./store.ts";
 
 export interface JobDeps {
   docker: Docker;
@@ -56,7 +56,7 @@ const sleep = (ms: number, stop: AbortSignal) =>
 
 async function runOneTrial(run: JobRun, deps: JobDeps, spec: TrialSpec, attemptNo: number): Promise<TrialRecord> {
   const opts: RunOptions = { ...run.base, task: spec.task, agent: spec.agent_dir ?? spec.agent, model: spec.model === NO_MODEL ? undefined : spec.model, runId: undefined, requirePass: false, job: run.job.name, patchFile: spec.patch ? join(run.dir, spec.patch) : undefined };
-  const reporter = fileReporter(join(run.dir, "logs", `${spec.trial.replaceAll("/", "__")}.${attemptNo}.log`));
+  const reporter = fileReporter(join(run.dir, "logs", trialLogName(spec.trial, attemptNo)));
   const started = new Date();
   const base = { trial: spec.trial, task: spec.task, agent: spec.agent, model: spec.model, attempt: spec.attempt, try: attemptNo };
   const ended = () => ({ dataset: run.job.dataset, started_at: started.toISOString(), finished_at: new Date().toISOString(), duration_ms: Date.now() - started.getTime() });

@@ -38,6 +38,11 @@ export function jobDir(results: string, name: string): string {
   return resolve(results, JOBS_DIR, name);
 }
 
+/** logs/<this>: a trial run's progress, build steps and container output. */
+export function trialLogName(trial: string, tryNo: number): string {
+  return `${trial.replaceAll("/", "__")}.${tryNo}.log`;
+}
+
 export function readJobFile(dir: string): JobFile | undefined {
   const file = join(dir, "job.json");
   if (!existsSync(file)) return undefined;

@@ -33,7 +33,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--soft); b
 details > summary { cursor: pointer; }
 .muted { color: var(--muted); }
 .badge { display: inline-block; padding: 0 6px; border-radius: 3px; font-weight: 600; font-size: 0.92em; background: #eceff3; }
-.badge.passed, .passed { color: var(--pass); } .badge.passed { background: #e3f3e6; }
+.badge.passed, .badge.ok, .badge.success, .passed { color: var(--pass); } .badge.passed, .badge.ok, .badge.success { background: #e3f3e6; }
 .badge.failed, .failed { color: var(--fail); } .badge.failed { background: #fbe5e5; }
 .badge.error, .badge.timeout, .badge.infra, .error { color: var(--err); } .badge.error, .badge.timeout { background: #fdf0d8; }
 .badge.running { color: #1d4ed8; background: #e0e9ff; }
@@ -73,7 +73,7 @@ table.diff tr.note td { color: var(--muted); font-style: italic; }
 .live { font-size: 0.85em; color: var(--muted); }
 .live.on::before { content: "\\25CF "; color: #2f9e44; }
 ul.files { columns: 2; font: 12.5px ui-monospace, monospace; }
-@media (max-width: 50em) { .side { grid-template-columns: 1fr; } ul.files { columns: 1; } body { padding: 0.5em; } }
+@media (max-width: 50em) { .side { grid-template-columns: 1fr; } ul.files { columns: 1; } body { padding: 0.5em; } table:not(.diff) { display: block; overflow-x: auto; max-width: 100%; } table:not(.diff) td, table:not(.diff) th { overflow-wrap: normal; white-space: nowrap; } .bar { width: 8em; } }
 `;
 
 /** The static report's own policy: no script, nothing fetched, only its inline styles. */

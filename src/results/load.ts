@@ -107,7 +107,8 @@ export function summaryRow(runDir: string, warn: (line: string) => void): TrialR
   };
 }
 
-function recordRow(job: JobFile, r: TrialRecord): TrialRow {
+/** A trial's row from its trials.jsonl record, for a trial without a readable run folder. */
+export function recordRow(job: JobFile, r: TrialRecord): TrialRow {
   return {
     dataset: `${job.dataset?.name ?? "unknown"}@${job.dataset?.version ?? ""}`,
     task: r.task,

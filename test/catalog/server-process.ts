@@ -1,64 +1,10 @@
 /** Runs `ssebench catalog serve` (the compiled binary) on a free port of 127.0.0.1 for a test. */
-import { repoRoot, ssebenchBin } from "../helpers/cli.ts";
+import { type RunningServer, startBinaryServer } from "../helpers/server.ts";
 
-export interface RunningServer {
-  url: string;
-  proc: ReturnType<typeof Bun.spawn>;
-  /** every line the server logged so far */
-  log: string[];
-  /** sends a signal and resolves with the exit code */
-  stop(signal?: NodeJS.Signals): Promise<number>;
-}
+export type { RunningServer };
 
-export async function startServer(args: string[] = [], env: Record<string, string> = {}): Promise<RunningServer> {
-  const proc = Bun.spawn([ssebenchBin, "catalog", "serve", "--host", "127.0.0.1", "--port", "0", ...args], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const log: string[] = [];
-  const bytes = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  const reader = {
-    async read(): Promise<{ value: string; done: boolean }> {
-      const { value, done } = await bytes.read();
-      return { value: done ? "" : decoder.decode(value, { stream: true }), done };
-    },
-  };
-  let buffered = "";
-  let url: string | undefined;
-  const deadline = Date.now() + 15_000;
-  while (!url && Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffered += value;
-    const lines = buffered.split("\n");
-    buffered = lines.pop() ?? "";
-    log.push(...lines);
-    url = lines.map((l) => /on (http:\/\/127\.0\.0\.1:\d+)/.exec(l)?.[1]).find(Boolean);
-  }
-  if (!url) {
-    proc.kill("SIGKILL");
-    throw new Error(`catalog serve did not start: ${log.join("\n")}\n${await new Response(proc.stderr as ReadableStream).text()}`);
-  }
-  // Keep draining stdout so the server never blocks on a full pipe.
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      log.push(...value.split("\n").filter(Boolean));
-    }
-  })();
-  return {
-    url,
-    proc,
-    log,
-    async stop(signal: NodeJS.Signals = "SIGTERM") {
-      proc.kill(signal);
-      return proc.exited;
-    },
-  };
+export function startServer(args: string[] = [], env: Record<string, string> = {}): Promise<RunningServer> {
+  return startBinaryServer(["catalog", "serve", "--host", "127.0.0.1", "--port", "0", ...args], { stream: "stdout", url: /on (http:\/\/127\.0\.0\.1:\d+)/, env });
 }
 
 /** One raw HTTP/1.1 request (paths and methods exactly as given, nothing normalised). */
