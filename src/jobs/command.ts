@@ -24,7 +24,7 @@ import { latestByTrial, isInfraError } from "./rules.ts";
 import { type Emit, jsonProgress, plainProgress, terminalProgress } from "./progress.ts";
 import { runJob } from "./runner.ts";
 import { lockJob } from "./lock.ts";
-import { jobDir, readJobFile, readTrials, writeJobFile } from "./store.ts";
+import { jobDir, readJobFile, readTrials, spentOf, writeJobFile } from "./store.ts";
 import { listTasks, selectTasks } from "./task-list.ts";
 
 export interface RawJobArgs extends RawRunArgs {
@@ -218,7 +218,8 @@ async function progressFor(json: boolean, reporter: Reporter): Promise<{ emit: E
 }
 
 function finish(job: JobFile, dir: string, stop: AbortSignal, requirePass: boolean, json: Emit | undefined): number {
-  const latest = latestByTrial(readTrials(dir));
+  const all = readTrials(dir);
+  const latest = latestByTrial(all);
   const records = job.trials.map((t) => latest.get(t.trial));
   const count = (s: string) => records.filter((r) => r?.status === s).length;
   const missing = records.filter((r) => r === undefined).length;
@@ -226,10 +227,10 @@ function finish(job: JobFile, dir: string, stop: AbortSignal, requirePass: boole
   if (stop.aborted) exitCode = stop.reason === "SIGTERM" ? 143 : 130;
   else if (missing > 0 || records.some((r) => r && isInfraError(r))) exitCode = 1;
   else if (requirePass && count("passed") < job.trials.length) exitCode = 1;
-  const totals = { total: job.trials.length, passed: count("passed"), failed: count("failed"), errors: count("error"), not_run: missing };
+  const totals = { total: job.trials.length, passed: count("passed"), failed: count("failed"), errors: count("error"), not_run: missing, spent: spentOf(all) };
   if (json) json({ event: "done", job: job.name, dir, ...totals, exit_code: exitCode });
   else {
-    out(msg.jobSummary(job.name, totals.total, totals.passed, totals.failed, totals.errors, missing));
+    out(msg.jobSummary(job.name, totals.total, totals.passed, totals.failed, totals.errors, missing, totals.spent));
     out(msg.jobDir(dir));
   }
   return exitCode;

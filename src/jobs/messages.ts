@@ -40,12 +40,14 @@ export const msg = {
     `Job ${name}: ${total} trials, ${todo} to run, ${jobs} at once`,
   trialDone: (n: number, total: number, label: string, outcome: string, seconds: number) =>
     `[${n}/${total}] ${label}: ${outcome} in ${seconds.toFixed(1)}s`,
+  soFar: (passed: number, done: number, spent: number) =>
+    `${passed}/${done} passed so far (${done > 0 ? ((passed / done) * 100).toFixed(1) : "0.0"}%)${spent > 0 ? `, $${spent.toFixed(4)} spent` : ""}`,
   retrying: (label: string, attempt: number, retries: number, seconds: number) =>
     `${label}: infrastructure error; retry ${attempt} of ${retries} in ${seconds}s`,
   stopping: (sig: string) => `Received ${sig}; starting no new trials, stopping the running ones (a later run with the same --job finishes the job)`,
 
   // the end (stdout)
-  jobSummary: (name: string, total: number, passed: number, failed: number, errors: number, missing: number) =>
-    `Job ${name}: ${total} trials: ${passed} passed, ${failed} failed, ${errors} errors${missing ? `, ${missing} not run` : ""}`,
+  jobSummary: (name: string, total: number, passed: number, failed: number, errors: number, missing: number, spent: number) =>
+    `Job ${name}: ${total} trials: ${passed} passed, ${failed} failed, ${errors} errors${missing ? `, ${missing} not run` : ""}${spent > 0 ? `; $${spent.toFixed(4)} spent` : ""}`,
   jobDir: (dir: string) => `Job directory: ${dir}`,
 } as const;

@@ -10,10 +10,28 @@ import type { TrialRecord } from "./store.ts";
 export type JobEvent =
   | { event: "planned"; job: string; total: number; todo: number; jobs: number }
   | { event: "started"; trial: string; try: number }
-  | { event: "ended"; trial: string; try: number; status: TrialRecord["status"]; error_type: string | null; error_msg: string | null; run_dir: string | null; duration_ms: number; final: boolean; done: number; total: number }
+  | {
+      event: "ended";
+      trial: string;
+      try: number;
+      status: TrialRecord["status"];
+      error_type: string | null;
+      error_msg: string | null;
+      run_dir: string | null;
+      duration_ms: number;
+      final: boolean;
+      done: number;
+      total: number;
+      /** USD of this trial run */
+      spend: number;
+      /** trials passed so far, of the `done` ones */
+      passed: number;
+      /** USD of the job's trial runs so far, retries and earlier resumes included */
+      spent: number;
+    }
   | { event: "retry"; trial: string; retry: number; retries: number; wait_s: number }
   | { event: "stopping"; signal: string }
-  | { event: "done"; job: string; dir: string; total: number; passed: number; failed: number; errors: number; not_run: number; exit_code: number };
+  | { event: "done"; job: string; dir: string; total: number; passed: number; failed: number; errors: number; not_run: number; spent: number; exit_code: number };
 
 export type Emit = (e: JobEvent) => void;
 
@@ -37,7 +55,7 @@ export function plainLine(e: JobEvent): string | undefined {
     case "planned":
       return msg.jobPlanned(e.job, e.total, e.todo, e.jobs);
     case "ended":
-      return msg.trialDone(e.done, e.total, labelOf(e.trial), outcomeText(e), e.duration_ms / 1000);
+      return `${msg.trialDone(e.done, e.total, labelOf(e.trial), outcomeText(e), e.duration_ms / 1000)}; ${msg.soFar(e.passed, e.done, e.spent)}`;
     case "retry":
       return msg.retrying(labelOf(e.trial), e.retry, e.retries, e.wait_s);
     case "stopping":
@@ -63,18 +81,20 @@ const clock = (seconds: number) => {
   return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 };
 
-/** The overall line: counts, and an ETA from the mean time of the trials ended so far. */
-export function overallLine(s: { done: number; total: number; running: number; failed: number; errors: number; meanMs: number | null; jobs: number }): string {
+/** The overall line: counts, the pass rate and spend so far, and an ETA from the mean time of the trials ended so far. */
+export function overallLine(s: { done: number; total: number; running: number; passed: number; failed: number; errors: number; spent: number; meanMs: number | null; jobs: number }): string {
   const left = s.total - s.done;
   const eta = s.meanMs === null || left === 0 ? "" : `, ETA ${clock((left * s.meanMs) / 1000 / Math.max(1, s.jobs))}`;
-  return `${s.done}/${s.total} done, ${s.running} running, ${s.failed} failed, ${s.errors} errors${eta}`;
+  const rate = s.done > 0 ? ` (${((s.passed / s.done) * 100).toFixed(1)}%)` : "";
+  const spent = s.spent > 0 ? `, $${s.spent.toFixed(4)} spent` : "";
+  return `${s.done}/${s.total} done, ${s.running} running, ${s.passed} passed${rate}, ${s.failed} failed, ${s.errors} errors${spent}${eta}`;
 }
 
 /** A live block on a terminal: ended trials scroll above it, the block is redrawn every second. */
 export function terminalProgress(stream: NodeJS.WriteStream, now = () => Date.now()): Emit & { close(): void } {
   const running = new Map<string, number>();
   let drawn = 0;
-  let state = { done: 0, total: 0, failed: 0, errors: 0, jobs: 1 };
+  let state = { done: 0, total: 0, passed: 0, failed: 0, errors: 0, spent: 0, jobs: 1 };
   let ended = 0;
   let endedMs = 0;
   const width = () => Math.max(20, (stream.columns ?? 100) - 1);
@@ -99,8 +119,10 @@ export function terminalProgress(stream: NodeJS.WriteStream, now = () => Date.no
       running.delete(e.trial);
       ended++;
       endedMs += e.duration_ms;
+      state.spent = e.spent;
       if (e.final) {
         state.done = e.done;
+        state.passed = e.passed;
         if (e.status === "failed") state.failed++;
         if (e.status === "error") state.errors++;
       }

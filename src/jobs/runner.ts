@@ -15,8 +15,8 @@ import { runTask } from "../run/orchestrate.ts";
 import { fileReporter } from "../run/reporter.ts";
 import { type JobFile, NO_MODEL, type TrialSpec } from "./plan.ts";
 import type { Emit } from "./progress.ts";
-import { backoffSeconds, isInfraError, pendingTrials } from "./rules.ts";
-import { appendTrial, readTrials, type TrialRecord, trialLogName } from "./store.ts";
+import { backoffSeconds, isInfraError, latestByTrial, pendingTrials } from "./rules.ts";
+import { appendTrial, readTrials, spentOf, type TrialRecord, trialLogName } from "./store.ts";
 
 export interface JobDeps {
   docker: Docker;
@@ -96,9 +96,13 @@ async function runOneTrial(run: JobRun, deps: JobDeps, spec: TrialSpec, attemptN
 
 /** Runs what the job still lacks; returns the number of trial runs made. */
 export async function runJob(run: JobRun, deps: JobDeps): Promise<number> {
-  const { todo, tries } = pendingTrials(run.job.trials, readTrials(run.dir, deps.warn));
+  const earlier = readTrials(run.dir, deps.warn);
+  const { todo, tries } = pendingTrials(run.job.trials, earlier);
   const total = run.job.trials.length;
   let finished = total - todo.length;
+  const latest = latestByTrial(earlier);
+  let passed = run.job.trials.filter((t) => latest.get(t.trial)?.status === "passed").length;
+  let spent = spentOf(earlier);
   let runs = 0;
   deps.emit({ event: "planned", job: run.job.name, total, todo: todo.length, jobs: run.jobs });
   const backoffMs = deps.backoffMs ?? ((n: number) => backoffSeconds(n) * 1000);
@@ -113,8 +117,10 @@ export async function runJob(run: JobRun, deps: JobDeps): Promise<number> {
       appendTrial(run.dir, record);
       const again = isInfraError(record) && retry < run.retries && !deps.stop.aborted;
       if (!again) finished++;
-      const { status, error_type, error_msg, run_dir, duration_ms } = record;
-      deps.emit({ event: "ended", trial: spec.trial, try: no, status, error_type, error_msg, run_dir, duration_ms, final: !again, done: finished, total });
+      if (!again && record.status === "passed") passed++;
+      spent += spentOf([record]);
+      const { status, error_type, error_msg, run_dir, duration_ms, spend } = record;
+      deps.emit({ event: "ended", trial: spec.trial, try: no, status, error_type, error_msg, run_dir, duration_ms, final: !again, done: finished, total, spend, passed, spent });
       if (!again) return;
       const wait = backoffMs(retry + 1);
       deps.emit({ event: "retry", trial: spec.trial, retry: retry + 1, retries: run.retries, wait_s: Math.round(wait / 1000) });

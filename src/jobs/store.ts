@@ -78,6 +78,11 @@ export function readTrials(dir: string, warn: (line: string) => void = () => {})
   return records;
 }
 
+/** USD of these trial runs (a record without a usable spend counts 0). */
+export function spentOf(records: readonly Pick<TrialRecord, "spend">[]): number {
+  return records.reduce((sum, r) => sum + (typeof r.spend === "number" && Number.isFinite(r.spend) && r.spend > 0 ? r.spend : 0), 0);
+}
+
 /** One line, one write: O_APPEND keeps concurrent trials' lines whole. */
 export function appendTrial(dir: string, record: TrialRecord): void {
   appendFileSync(join(dir, "trials.jsonl"), `${JSON.stringify(record)}\n`);

@@ -199,6 +199,11 @@ export const msg = {
           ? "stopped at the run time limit (--run-timeout)"
           : `stopped (${reason})`,
   noCheckRan: () => "no check ran",
+  /** The last line of a run with a model: what it cost (the gateway's ledger). */
+  costLine: (usd: number, calls: number, t: { input: number; output: number; cache_read: number; cache_write: number }) => {
+    const n = (x: number) => x.toLocaleString("en-US");
+    return `Cost: $${usd.toFixed(4)} for ${n(calls)} model call${calls === 1 ? "" : "s"}; tokens: ${n(t.input)} in, ${n(t.output)} out, ${n(t.cache_read)} cache read, ${n(t.cache_write)} cache write`;
+  },
   buildingLayer: (layer: string, image: string) => `Building the ${layer} ${image}`,
   layerCached: (layer: string, image: string) => `The ${layer} ${image} is up to date`,
 

@@ -10,7 +10,7 @@ import { isAbsolute, join, normalize } from "node:path";
 import type { JobFile, TrialSpec } from "../jobs/plan.ts";
 import { isInfraError, latestByTrial } from "../jobs/rules.ts";
 import { processAlive } from "../jobs/lock.ts";
-import { readJobFile, readTrials, type TrialRecord, trialLogName } from "../jobs/store.ts";
+import { readJobFile, readTrials, spentOf, type TrialRecord, trialLogName } from "../jobs/store.ts";
 import { recordRow, summaryRow, type TrialRow } from "../results/load.ts";
 
 export interface JobTrial {
@@ -187,7 +187,7 @@ export class JobState {
     const trials = this.trials();
     const final = trials.filter((t) => t.record && !isInfraError(t.record));
     const count = (s: string) => trials.filter((t) => t.record?.status === s).length;
-    const spend = this.records.reduce((sum, r) => sum + (typeof r.spend === "number" && Number.isFinite(r.spend) ? r.spend : 0), 0);
+    const spend = spentOf(this.records);
     const running = trials.filter((t) => t.running).length;
     const state = this.lockPid !== null ? "running" : final.length === trials.length && trials.length > 0 ? "finished" : "stopped";
     return { total: trials.length, done: trials.filter((t) => t.record).length, passed: count("passed"), failed: count("failed"), errors: count("error"), running, spend, state };

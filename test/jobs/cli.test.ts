@@ -48,7 +48,7 @@ describe("ssebench run as a job", () => {
     await fails(["--job", "planned", "--results", results, "--timeout", "5"], 1, msg.resumeOptions("planned", `${dir}/job.json`));
     // The same options again are fine (here: a plan with no trials left, so nothing runs).
     const same = await ssebench(["run", "--job", "planned", "--results", results, "--local", demo, "--timeout", "100"], { env: { XDG_CACHE_HOME: join(scratch.path, "cache") } });
-    expect(same.stdout).toBe(`${msg.jobSummary("planned", 0, 0, 0, 0, 0)}\n${msg.jobDir(dir)}\n`);
+    expect(same.stdout).toBe(`${msg.jobSummary("planned", 0, 0, 0, 0, 0, 0)}\n${msg.jobDir(dir)}\n`);
     expect(same.exitCode).toBe(0);
   });
 

@@ -223,7 +223,7 @@ function stoppedParts(summary: Summary): string[] {
   return parts;
 }
 
-/** The three stdout lines (spec §4.2 step 17). */
+/** The three stdout lines (spec §4.2 step 17), and a fourth with the cost and tokens when the agent had a model. */
 export function summaryLines(summary: Summary, runDir: string): string[] {
   const p = summary.patch_result;
   const parts: string[] = [];
@@ -239,5 +239,7 @@ export function summaryLines(summary: Summary, runDir: string): string[] {
   // result.json keeps the reference's "Timeout (Ns)"; the user is told which limit it was.
   const why = p.error_type === "grading_timeout" ? msg.gradingTimedOut(summary.config.grading_timeout) : p.error_msg;
   const grade = p.status === "error" && why ? `${p.status} (${why})` : p.status;
-  return [`Result: ${description}`, `Grade: ${grade}`, `Run directory: ${runDir}`];
+  const lines = [`Result: ${description}`, `Grade: ${grade}`, `Run directory: ${runDir}`];
+  if (summary.config.model !== "none") lines.push(msg.costLine(summary.spend ?? 0, summary.model_calls ?? 0, summary.tokens ?? { input: 0, output: 0, cache_read: 0, cache_write: 0 }));
+  return lines;
 }

@@ -124,3 +124,24 @@ test("a grading time-out says grading (result.json keeps the reference's Timeout
   expect(summaryLines(summary, "/r")).toEqual([`Result: a agent on t: ${msg.gradingTimedOut(600)}, no check ran`, `Grade: error (${msg.gradingTimedOut(600)})`, "Run directory: /r"]);
   expect(msg.gradingTimedOut(600)).toBe("grading timed out after 600s (--grading-timeout)");
 });
+
+test("a run with a model ends with its cost and tokens; one without a model prints three lines", () => {
+  const summary = {
+    task: { id: "t" },
+    config: { agent: "claude-code", model: "claude-sonnet-4-6", timeout: 60, grading_timeout: 600 },
+    patch_result: { status: "passed", ...emptyVerdicts(), build_success: true, error_msg: null, error_log: null, error_type: null, checks: [], set_aside: [] },
+    runtime_result: { agent_duration: 1, agent_timeout: false, evaluator_timeout: false, agent_exit_code: 0 },
+    spend: 0.04215,
+    model_calls: 3,
+    tokens: { input: 5200, output: 610, cache_read: 1200, cache_write: 0 },
+    interrupted: null,
+  } as unknown as Parameters<typeof summaryLines>[0];
+  expect(summaryLines(summary, "/r")).toEqual([
+    "Result: claude-code agent (claude-sonnet-4-6) on t: build passed",
+    "Grade: passed",
+    "Run directory: /r",
+    "Cost: $0.0421 for 3 model calls; tokens: 5,200 in, 610 out, 1,200 cache read, 0 cache write",
+  ]);
+  const none = { ...summary, config: { ...summary.config, agent: "reference", model: "none" } } as typeof summary;
+  expect(summaryLines(none, "/r")).toHaveLength(3);
+});
