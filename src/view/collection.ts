@@ -40,9 +40,10 @@ export function jobCollection(library: Library, key: string, job: JobState): Col
   const root = library.roots.find((r) => r.dir === job.results);
   for (const t of job.trials()) {
     if (t.running) running.push({ label: `${t.spec.task} ${groupLabel(t.spec.agent, t.spec.model)} #${t.spec.attempt}`, tryNo: t.tries + 1, log: href.log(key, trialLogName(t.spec.trial, t.tries + 1)) });
-    if (!t.row) continue;
-    const link = t.rel && root ? href.run(root.id, t.rel) : null;
-    items.push({ row: t.row, href: link, attempt: t.spec.attempt, note: link ? undefined : (t.record?.error_msg ?? "no run folder") });
+    const run = job.runOf(t);
+    if (!run) continue;
+    const link = run.rel && root ? href.run(root.id, run.rel) : null;
+    items.push({ row: run.row, href: link, attempt: t.spec.attempt, note: link ? undefined : (t.record?.error_msg ?? "no run folder") });
   }
   return { kind: "job", key, base: href.job(key), title: `Job ${job.name}`, items, job, running };
 }

@@ -3,7 +3,8 @@
  * plan), trials.jsonl (one line per ended trial run), logs/ (a log appears when a trial run starts)
  * and `lock` (the pid of the process running it). A trial run is running while its log exists
  * without its line in trials.jsonl, the log is no older than the lock and the lock's process lives.
- * Run folders' rows are cached by folder: a trial's run folder is complete before its line is.
+ * Run folders' rows are read when a page needs them and kept: a trial's run folder is complete
+ * before its line is.
  */
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, normalize } from "node:path";
@@ -17,9 +18,6 @@ export interface JobTrial {
   spec: TrialSpec;
   /** the record that stands for the trial (its first final one, else its last); undefined before it ended */
   record: TrialRecord | undefined;
-  row: TrialRow | undefined;
-  /** its run folder relative to the results folder, when it lies inside it */
-  rel: string | null;
   tries: number;
   running: boolean;
 }
@@ -144,6 +142,22 @@ export class JobState {
     return out;
   }
 
+  /**
+   * An ended trial's run: its folder relative to the results folder (null when the record names
+   * none, one outside, or one with a link on the way) and its row (the summary's, else the record's).
+   * Read when first asked for (the index needs only the records), then kept.
+   */
+  runOf(t: JobTrial): { rel: string | null; row: TrialRow } | undefined {
+    const plan = this.plan;
+    if (!t.record || !plan) return undefined;
+    const named = insideResults(t.record.run_dir);
+    const run = named ? this.runAt(named) : null;
+    const found = run?.row ?? recordRow(plan, t.record);
+    const source = t.spec.source;
+    const row = source ? { ...found, agent: source.agent ?? found.agent, model: source.model ?? found.model } : found;
+    return { rel: run?.ok ? named : null, row };
+  }
+
   /** A named run folder: whether it is one (no link on the way), and its row (null without a readable summary). */
   private runAt(rel: string): { ok: boolean; row: TrialRow | null } {
     let run = this.runs.get(rel);
@@ -163,17 +177,8 @@ export class JobState {
     for (const r of this.records) tries.set(r.trial, Math.max(tries.get(r.trial) ?? 0, r.try));
     const running = this.runningLogs();
     return plan.trials.map((spec) => {
-      const record = latest.get(spec.trial);
-      const named = record ? insideResults(record.run_dir) : null;
-      const run = named ? this.runAt(named) : null;
-      const rel = run?.ok ? named : null;
-      let row: TrialRow | undefined;
-      if (record) {
-        const found = run?.row ?? recordRow(plan, record);
-        row = spec.source ? { ...found, agent: spec.source.agent ?? found.agent, model: spec.source.model ?? found.model } : found;
-      }
       const n = tries.get(spec.trial) ?? 0;
-      return { spec, record, row, rel, tries: n, running: running.has(trialLogName(spec.trial, n + 1)) };
+      return { spec, record: latest.get(spec.trial), tries: n, running: running.has(trialLogName(spec.trial, n + 1)) };
     });
   }
 
