@@ -24,7 +24,7 @@ import { latestByTrial, isInfraError } from "./rules.ts";
 import { type Emit, jsonProgress, plainProgress, terminalProgress } from "./progress.ts";
 import { runJob } from "./runner.ts";
 import { lockJob } from "./lock.ts";
-import { jobDir, readJobFile, readTrials, spentOf, writeJobFile } from "./store.ts";
+import { jobDir, jobLog, openJobFolder, readJobFile, readTrials, spentOf, writeJobFile } from "./store.ts";
 import { listTasks, selectTasks } from "./task-list.ts";
 
 export interface RawJobArgs extends RawRunArgs {
@@ -163,6 +163,11 @@ export async function jobCommand(args: RawJobArgs, argv: Argv): Promise<number> 
       job = await planJob(name, matrix, { tasks: args.tasks, attempts, predicted, dir }, base, stored, { home, reporter });
       writeJobFile(dir, job);
     }
+    const log = jobLog(dir);
+    openJobFolder(dir, (line, detail) => {
+      reporter.warn(line);
+      log(line, detail);
+    });
     const jobs = pace.jobs ?? defaultJobs(base.resources.cpus, memoryBytes(base.resources.memory));
     const controller = new AbortController();
     const { emit, close } = await progressFor(Boolean(args.json), reporter);

@@ -34,6 +34,9 @@ export const msg = {
   jobLockedUnknown: (name: string, lock: string) => `Job ${name} is being run by another process (${lock}); wait for it, or stop it first`,
   lockFailed: (lock: string, detail: string) => `${lock}: cannot lock the job: ${detail}`,
   trialsLine: (file: string, line: number) => `${file}:${line}: not a trial record; ignored`,
+  trialsTornDropped: (file: string, bytes: number) =>
+    `${file}: its last line was cut off (${bytes} bytes, a process stopped while writing it); dropped, so that trial runs again`,
+  trialsTornTerminated: (file: string) => `${file}: its last line had no line end (a process stopped while writing it); the record is whole and kept`,
 
   // while running (stderr)
   jobPlanned: (name: string, total: number, todo: number, jobs: number) =>

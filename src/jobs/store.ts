@@ -2,7 +2,7 @@
  * A job's folder, <results>/jobs/<name>/: job.json (the plan), trials.jsonl (one line per ended
  * trial, appended), logs/ (each trial's progress) and `lock` (lock.ts).
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
 import { writeJsonAtomic } from "../run/record/results.ts";
@@ -60,20 +60,16 @@ export function writeJobFile(dir: string, job: JobFile): void {
   writeJsonAtomic(join(dir, "job.json"), job, 2);
 }
 
-/** Every well-formed line of trials.jsonl (a torn last line from a killed process is skipped with a warning). */
+/** Every well-formed line of trials.jsonl (another is skipped with a warning). */
 export function readTrials(dir: string, warn: (line: string) => void = () => {}): TrialRecord[] {
   const file = join(dir, "trials.jsonl");
   if (!existsSync(file)) return [];
   const records: TrialRecord[] = [];
   readFileSync(file, "utf8").split("\n").forEach((line, index) => {
     if (!line.trim()) return;
-    try {
-      const r = JSON.parse(line) as TrialRecord;
-      if (typeof r?.trial !== "string" || typeof r.status !== "string") throw new Error("no trial or status");
-      records.push(r);
-    } catch {
-      warn(msg.trialsLine(file, index + 1));
-    }
+    const record = parseRecord(line);
+    if (record) records.push(record);
+    else warn(msg.trialsLine(file, index + 1));
   });
   return records;
 }
@@ -83,7 +79,62 @@ export function spentOf(records: readonly Pick<TrialRecord, "spend">[]): number 
   return records.reduce((sum, r) => sum + (typeof r.spend === "number" && Number.isFinite(r.spend) && r.spend > 0 ? r.spend : 0), 0);
 }
 
-/** One line, one write: O_APPEND keeps concurrent trials' lines whole. */
+function parseRecord(line: string): TrialRecord | undefined {
+  try {
+    const r = JSON.parse(line) as TrialRecord;
+    return typeof r?.trial === "string" && typeof r.status === "string" ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** <job>/job.log: what happened to the job itself (repairs, leftovers removed), one timestamped line each. */
+export function jobLog(dir: string): (line: string, detail?: string) => void {
+  return (line, detail) => appendFileSync(join(dir, "job.log"), `${new Date().toISOString()} ${line}\n${detail === undefined ? "" : `  ${detail}\n`}`);
+}
+
+/**
+ * Makes the job folder ready for a run (its holder has the lock): logs/ exists, and a last line
+ * of trials.jsonl cut off by a process that stopped while writing it is repaired, so no record is
+ * ever appended onto it (and lost with it): a whole record without its line end is terminated,
+ * anything else is dropped. Each repair is said through `note`.
+ */
+export function openJobFolder(dir: string, note: (line: string, detail?: string) => void): void {
+  mkdirSync(join(dir, "logs"), { recursive: true });
+  const file = join(dir, "trials.jsonl");
+  if (!existsSync(file)) return;
+  const bytes = readFileSync(file);
+  if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return;
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  const torn = bytes.subarray(end).toString("utf8");
+  if (parseRecord(torn)) {
+    appendFileSync(file, "\n");
+    note(msg.trialsTornTerminated(file));
+  } else {
+    truncateSync(file, end);
+    note(msg.trialsTornDropped(file, bytes.length - end), JSON.stringify(torn.slice(0, 4096)));
+  }
+}
+
+/**
+ * One line, one write (the job's one process appends; O_APPEND). A write that fails part-way is
+ * cut back off, so the file never ends in a partial line that the next record would be glued to.
+ */
 export function appendTrial(dir: string, record: TrialRecord): void {
-  appendFileSync(join(dir, "trials.jsonl"), `${JSON.stringify(record)}\n`);
+  const fd = openSync(join(dir, "trials.jsonl"), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
+  try {
+    const before = fstatSync(fd).size;
+    try {
+      writeSync(fd, `${JSON.stringify(record)}\n`);
+    } catch (cause) {
+      try {
+        ftruncateSync(fd, before);
+      } catch {
+        // the next open repairs it
+      }
+      throw cause;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

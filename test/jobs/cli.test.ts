@@ -1,6 +1,6 @@
 /** `ssebench run` job flags through the compiled binary: usage errors and planning errors, each one line. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { msg } from "../../src/jobs/messages.ts";
 import { readTrials } from "../../src/jobs/store.ts";
@@ -67,5 +67,37 @@ describe("ssebench run as a job", () => {
     const given = await ssebench(["run", "--job", "paced", "--results", results, "--jobs", "1", "--retries", "0"], { env });
     expect(given.stderr.split("\n")[0]).toBe(`[info] ${msg.jobPlanned("paced", 1, 1, 1)}`);
     expect(readTrials(dir).map((r) => r.try)).toEqual([1, 2]);
+  });
+
+  test("a torn last line of trials.jsonl is dropped (or terminated) on open and noted in job.log; the next record is whole", async () => {
+    const env = { XDG_CACHE_HOME: join(scratch.path, "cache"), DOCKER_HOST: `unix://${join(scratch.path, "no-engine.sock")}` };
+    const trial = (task: string) => ({ trial: `${task}/none/dummy/1`, task, agent: "dummy", model: "none", attempt: 1 });
+    const trials = [trial("htmlesc-quote-overflow"), trial("fixedbuf-extend-overflow")];
+    const argv = ["--local", demo, "--task", "htmlesc-quote-overflow", "--task", "fixedbuf-extend-overflow", "--agent", "dummy", "--retries", "0", "--jobs", "1"];
+    const graded = JSON.stringify({ ...trials[0], try: 1, status: "failed", error_type: null, error_msg: null, run_id: "r1", run_dir: null });
+    for (const [name, torn, kept] of [
+      // a crash mid-write: a partial record without its newline
+      ["torn", graded.slice(0, 40), [["htmlesc-quote-overflow/none/dummy/1", 1, "error"], ["fixedbuf-extend-overflow/none/dummy/1", 1, "error"]]],
+      // a crash between the record and its newline: the record is whole and kept
+      ["unterminated", graded, [["htmlesc-quote-overflow/none/dummy/1", 1, "failed"], ["fixedbuf-extend-overflow/none/dummy/1", 1, "error"]]],
+    ] as const) {
+      const dir = join(results, "jobs", name);
+      mkdirSync(join(dir, "logs"), { recursive: true });
+      writeFileSync(join(dir, "job.json"), JSON.stringify({ name, dataset: { name: "demo", version: "demo-v1" }, trials, argv }));
+      writeFileSync(join(dir, "trials.jsonl"), torn);
+      const r = await ssebench(["run", "--job", name, "--results", results], { env });
+      expect(r.exitCode).toBe(1);
+      const file = join(dir, "trials.jsonl");
+      const note = name === "torn" ? msg.trialsTornDropped(file, torn.length) : msg.trialsTornTerminated(file);
+      expect(r.stderr).toContain(`${note}\n`);
+      expect(hasNoStackTrace(r.stderr)).toBe(true);
+      expect(readFileSync(join(dir, "job.log"), "utf8")).toContain(note);
+      if (name === "torn") expect(readFileSync(join(dir, "job.log"), "utf8")).toContain(JSON.stringify(torn));
+      // Every line whole: the records of this run did not land on the torn line.
+      const lines = readFileSync(file, "utf8").split("\n");
+      expect(lines.pop()).toBe("");
+      for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+      expect(readTrials(dir).map((t) => [t.trial, t.try, t.status])).toEqual(kept as unknown as [string, number, string][]);
+    }
   });
 });
