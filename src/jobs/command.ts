@@ -23,6 +23,7 @@ import { isAgentPath, PATCH_AGENT } from "../run/layers/agents.ts";
 import { latestByTrial, isInfraError } from "./rules.ts";
 import { type Emit, jsonProgress, plainProgress, terminalProgress } from "./progress.ts";
 import { runJob } from "./runner.ts";
+import { asUserError } from "./io.ts";
 import { lockJob } from "./lock.ts";
 import { jobDir, jobLog, openJobFolder, readJobFile, readTrials, spentOf, writeJobFile } from "./store.ts";
 import { listTasks, selectTasks } from "./task-list.ts";
@@ -188,6 +189,9 @@ export async function jobCommand(args: RawJobArgs, argv: Argv): Promise<number> 
       for (const w of await backend.close()) reporter.warn(w);
     }
     return finish(job, dir, controller.signal, pace.requirePass, args.json ? emit : undefined);
+  } catch (error) {
+    // A full disk while planning or opening the job: one line naming the file, never an internal error.
+    throw asUserError(error, dir);
   } finally {
     // A job that never got its plan leaves no folder behind (removed while still locked).
     if (!existsSync(join(dir, "job.json"))) rmSync(dir, { recursive: true, force: true });

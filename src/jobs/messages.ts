@@ -32,6 +32,9 @@ export const msg = {
   jobMissing: (name: string, dir: string) => `Job ${name} does not exist in ${dir}; give --task and --agent to plan it`,
   jobLocked: (name: string, pid: number, lock: string) => `Job ${name} is being run by process ${pid} (${lock}); wait for it, or stop it first`,
   jobLockedUnknown: (name: string, lock: string) => `Job ${name} is being run by another process (${lock}); wait for it, or stop it first`,
+  ioFailed: (path: string, cause: string) => `${path}: ${cause}`,
+  jobIoFailed: (path: string, cause: string, name: string) =>
+    `${path}: ${cause}; job ${name} stopped (the trials it was running are recorded as interrupted where that could still be written); run it again with --job ${name} once this is fixed`,
   lockFailed: (lock: string, detail: string) => `${lock}: cannot lock the job: ${detail}`,
   trialsLine: (file: string, line: number) => `${file}:${line}: not a trial record; ignored`,
   trialsTornDropped: (file: string, bytes: number) =>

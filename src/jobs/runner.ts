@@ -16,7 +16,9 @@ import { fileReporter } from "../run/reporter.ts";
 import { type JobFile, NO_MODEL, type TrialSpec } from "./plan.ts";
 import type { Emit } from "./progress.ts";
 import { backoffSeconds, isInfraError, latestByTrial, pendingTrials } from "./rules.ts";
-import { appendTrial, readTrials, spentOf, type TrialRecord, trialLogName } from "./store.ts";
+import { IoLatch } from "./io.ts";
+import { msg } from "./messages.ts";
+import { appendTrial, jobLog, readTrials, spentOf, type TrialRecord, trialLogName } from "./store.ts";
 
 export interface JobDeps {
   docker: Docker;
@@ -54,9 +56,13 @@ const sleep = (ms: number, stop: AbortSignal) =>
     stop.addEventListener("abort", done, { once: true });
   });
 
-async function runOneTrial(run: JobRun, deps: JobDeps, spec: TrialSpec, attemptNo: number): Promise<TrialRecord> {
+/** A trial's view of the job: its stop is the job's (a signal, or the job's first I/O error). */
+type TrialDeps = JobDeps & { latch: IoLatch };
+
+async function runOneTrial(run: JobRun, deps: TrialDeps, spec: TrialSpec, attemptNo: number): Promise<TrialRecord> {
   const opts: RunOptions = { ...run.base, task: spec.task, agent: spec.agent_dir ?? spec.agent, model: spec.model === NO_MODEL ? undefined : spec.model, runId: undefined, requirePass: false, job: run.job.name, patchFile: spec.patch ? join(run.dir, spec.patch) : undefined };
-  const reporter = fileReporter(join(run.dir, "logs", trialLogName(spec.trial, attemptNo)));
+  const log = join(run.dir, "logs", trialLogName(spec.trial, attemptNo));
+  const reporter = fileReporter(log, (cause) => deps.latch.take(cause, log));
   const started = new Date();
   const base = { trial: spec.trial, task: spec.task, agent: spec.agent, model: spec.model, attempt: spec.attempt, try: attemptNo };
   const ended = () => ({ dataset: run.job.dataset, started_at: started.toISOString(), finished_at: new Date().toISOString(), duration_ms: Date.now() - started.getTime() });
@@ -74,7 +80,10 @@ async function runOneTrial(run: JobRun, deps: JobDeps, spec: TrialSpec, attemptN
       images: { agent: outcome.summary.container.image, case: outcome.summary.container.case_image },
       spend: outcome.summary.spend,
     };
-  } catch (error) {
+  } catch (caught) {
+    // A write of the run that failed (disk full) stops the job; the trial is interrupted, not graded.
+    const io = caught instanceof UserError ? undefined : deps.latch.take(caught, run.base.results);
+    const error = io ? new UserError(msg.ioFailed(io.path, io.cause)) : caught;
     if (!(error instanceof UserError)) throw error;
     reporter.error(error.message);
     const interrupted = deps.stop.aborted;
@@ -94,8 +103,31 @@ async function runOneTrial(run: JobRun, deps: JobDeps, spec: TrialSpec, attemptN
   }
 }
 
-/** Runs what the job still lacks; returns the number of trial runs made. */
-export async function runJob(run: JobRun, deps: JobDeps): Promise<number> {
+/**
+ * Runs what the job still lacks; returns the number of trial runs made. The job's first I/O error
+ * (disk full) stops its trials as a signal would and is thrown, one line, once they have ended.
+ */
+export async function runJob(run: JobRun, jobDeps: JobDeps): Promise<number> {
+  const halt = new AbortController();
+  const follow = () => halt.abort(jobDeps.stop.reason);
+  if (jobDeps.stop.aborted) follow();
+  else jobDeps.stop.addEventListener("abort", follow, { once: true });
+  const deps: TrialDeps = { ...jobDeps, stop: halt.signal, latch: new IoLatch(halt) };
+  const runs = await runTrials(run, deps);
+  jobDeps.stop.removeEventListener("abort", follow);
+  const failed = deps.latch.error(run.job.name);
+  if (failed) {
+    try {
+      jobLog(run.dir)(failed.message);
+    } catch {
+      // the same disk
+    }
+    throw failed;
+  }
+  return runs;
+}
+
+async function runTrials(run: JobRun, deps: TrialDeps): Promise<number> {
   const earlier = readTrials(run.dir, deps.warn);
   const { todo, tries } = pendingTrials(run.job.trials, earlier);
   const total = run.job.trials.length;
@@ -114,7 +146,11 @@ export async function runJob(run: JobRun, deps: JobDeps): Promise<number> {
       runs++;
       deps.emit({ event: "started", trial: spec.trial, try: no });
       const record = await runOneTrial(run, deps, spec, no);
-      appendTrial(run.dir, record);
+      try {
+        appendTrial(run.dir, record);
+      } catch (error) {
+        if (!deps.latch.take(error, join(run.dir, "trials.jsonl"))) throw error;
+      }
       const again = isInfraError(record) && retry < run.retries && !deps.stop.aborted;
       if (!again) finished++;
       if (!again && record.status === "passed") passed++;

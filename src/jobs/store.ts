@@ -2,7 +2,7 @@
  * A job's folder, <results>/jobs/<name>/: job.json (the plan), trials.jsonl (one line per ended
  * trial, appended), logs/ (each trial's progress) and `lock` (lock.ts).
  */
-import { appendFileSync, closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
 import { writeJsonAtomic } from "../run/record/results.ts";
@@ -102,7 +102,8 @@ export function jobLog(dir: string): (line: string, detail?: string) => void {
 export function openJobFolder(dir: string, note: (line: string, detail?: string) => void): void {
   mkdirSync(join(dir, "logs"), { recursive: true });
   const file = join(dir, "trials.jsonl");
-  if (!existsSync(file)) return;
+  // Made now, so that a disk out of inodes later still takes the records of the trials it stops.
+  if (!existsSync(file)) return writeFileSync(file, "");
   const bytes = readFileSync(file);
   if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return;
   const end = bytes.lastIndexOf(0x0a) + 1;

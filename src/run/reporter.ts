@@ -55,9 +55,24 @@ export async function consoleReporter(env: NodeJS.ProcessEnv = process.env): Pro
   };
 }
 
-/** Everything into one log file (dataset verify keeps one log per task and agent). */
-export function fileReporter(path: string): Reporter {
-  const write = (prefix: string) => (line: string) => appendFileSync(path, `${prefix}${line}\n`);
+/**
+ * Everything into one log file (dataset verify keeps one log per task and agent). With `onError`
+ * (a job's trial logs) a write that fails (disk full) never throws where the run reports, often in
+ * an output stream's callback: the first failure goes to onError and the log stops there.
+ */
+export function fileReporter(path: string, onError?: (cause: unknown) => void): Reporter {
+  let failed = false;
+  const append = (text: string) => {
+    if (!onError) return appendFileSync(path, text);
+    if (failed) return;
+    try {
+      appendFileSync(path, text);
+    } catch (cause) {
+      failed = true;
+      onError(cause);
+    }
+  };
+  const write = (prefix: string) => (line: string) => append(`${prefix}${line}\n`);
   return {
     info: write("[info] "),
     warn: write("[warn] "),
@@ -67,7 +82,7 @@ export function fileReporter(path: string): Reporter {
     step: write("  "),
     buildOutput: write("    "),
     buildFailed: () => {},
-    container: (chunk) => appendFileSync(path, chunk),
+    container: (chunk) => append(chunk),
     debug: write("[debug] "),
   };
 }
