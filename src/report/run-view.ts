@@ -50,7 +50,7 @@ function checksHtml(r: RunDetail, links: RunLinks): string {
   if (r.checks.length === 0) return '<p class="muted">No check ran.</p>';
   const rows = r.checks.map((c) => {
     const log = c.log ? headText(c.log, c.logPath ?? "the log") : "(no log)";
-    const where = c.logPath ? ` · ${fileLink(links, c.logPath)}` : "";
+    const where = c.logPath && c.log ? ` · ${fileLink(links, c.logPath)}` : "";
     return `<details class="check"><summary>${esc(c.name)}: ${badge(c.status)} <span class="muted">exit ${esc(String(c.exitCode ?? "-"))}, ${esc(c.seconds === null ? "?" : String(c.seconds))} s${where}</span></summary><pre>${esc(log)}</pre></details>`;
   });
   const aside = r.setAside.length ? `<p class="muted">Set aside before grading: ${r.setAside.map((a) => `${esc(a.path)} (${esc(a.reason)})`).join(", ")}</p>` : "";

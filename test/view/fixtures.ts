@@ -1,8 +1,8 @@
 /**
  * A results folder for the viewer's tests: a finished job (`night`, 4 tasks × 2 agents × 2
  * attempts, its first trial a full run folder with a dialog, a ledger and hostile text, one trial
- * a sidecar agent's), a job whose records name run folders outside the results folder or through a
- * link (`tricky`), a run outside any job, and links planted inside a run folder.
+ * a sidecar agent's), a job whose records name run folders outside the results folder, a linked one,
+ * or one below a linked folder (`tricky`), a run outside any job, and links planted inside a run folder.
  */
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,8 +22,12 @@ export function writeViewFixture(root: string): void {
   writeFileSync(sidecar, JSON.stringify(summary));
   writeRun(root, { task: "solo-task", agent: "reference", model: "none", attempt: 1, status: "passed" }, "solo-1");
 
-  // Links an agent could plant in its run folder (archive/ is the agent's own).
+  // Links an agent could plant in its run folder (archive/ is the agent's own), and a check whose
+  // log is named through one of them.
   const detailed = join(root, DETAILED);
+  const detailedSummary = JSON.parse(readFileSync(join(detailed, "summary.json"), "utf8"));
+  detailedSummary.patch_result.checks.push({ check: "function_test", poc: null, tree: "patched", status: "passed", exit_code: 0, duration_seconds: 1, log: "archive/etc-link/hostname" });
+  writeFileSync(join(detailed, "summary.json"), JSON.stringify(detailedSummary));
   symlinkSync("/etc/passwd", join(detailed, "archive", "passwd-link"));
   symlinkSync("/etc", join(detailed, "archive", "etc-link"));
   symlinkSync("/etc/hostname", join(detailed, "grading", "linked.log"));
@@ -33,15 +37,21 @@ export function writeViewFixture(root: string): void {
   mkdirSync(join(root, "..", "outside-run"), { recursive: true });
   writeFileSync(join(root, "..", "outside-run", "summary.json"), readFileSync(join(root, SOLO, "summary.json")));
   symlinkSync(join(root, "..", "outside-run"), join(root, "linked", "none", "x", "run-1"));
+  // …and one whose own name is no link, but a folder on the way is.
+  mkdirSync(join(root, "..", "outside-tree", "run-2"), { recursive: true });
+  writeFileSync(join(root, "..", "outside-tree", "run-2", "summary.json"), readFileSync(join(root, SOLO, "summary.json")));
+  symlinkSync(join(root, "..", "outside-tree"), join(root, "via-link"));
   writeJob(root, "tricky", [
     { task: "t-out", agent: "a", model: "none", attempt: 1, status: "passed" },
     { task: "t-abs", agent: "a", model: "none", attempt: 1, status: "passed" },
     { task: "t-link", agent: "a", model: "none", attempt: 1, status: "passed" },
+    { task: "t-via", agent: "a", model: "none", attempt: 1, status: "passed" },
   ]);
   const trials = join(root, "jobs", "tricky", "trials.jsonl");
   const lines = readFileSync(trials, "utf8").trim().split("\n").map((l) => JSON.parse(l));
   lines[0].run_dir = "../outside-run";
   lines[1].run_dir = "/etc";
   lines[2].run_dir = "linked/none/x/run-1";
+  lines[3].run_dir = "via-link/run-2";
   writeFileSync(trials, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
 }

@@ -38,7 +38,7 @@ describe("pages", () => {
     expect(r.headers.get("content-security-policy")).toStartWith("default-src 'none'; script-src 'sha256-");
     const jobs = text(/<table id="jobs">[^]*?<\/table>/.exec(await r.text())?.[0] ?? "");
     expect(jobs).toContain(" night synthetic@v1 16/16 ");
-    expect(jobs).toContain(" tricky synthetic@v1 3/3 3 0 0 100.0% $0.0000 finished ");
+    expect(jobs).toContain(" tricky synthetic@v1 4/4 4 0 0 100.0% $0.0000 finished ");
   });
 
   test("a job's page: scores, matrix and trials; filters by URL; a folder's page scans its runs", async () => {
@@ -51,8 +51,8 @@ describe("pages", () => {
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row).toMatch(/ agent-1\/model-1 \d failed /);
     const folder = await (await get("/folders/0")).text();
-    // Every run below the folder: the two jobs' 19 and the solo run (the linked one is not entered).
-    expect(text(folder)).toContain("20 trials");
+    // Every run below the folder: the two jobs' 20 and the solo run (linked folders are not entered).
+    expect(text(folder)).toContain("21 trials");
     expect(folder).toContain(`href="/runs/0/${SOLO}"`);
   });
 
@@ -96,7 +96,8 @@ describe("walls", () => {
     const page = await (await get("/jobs/tricky")).text();
     expect(page).not.toContain("/runs/0/..");
     expect(page).not.toContain('href="/runs/0/linked');
-    for (const path of ["/runs/0/linked/none/x/run-1", "/runs/0/..%2Foutside-run", "/runs/0/%2Fetc", "/runs/0/jobs/night", "/runs/1/task-0", "/runs/0/task-0/model-0/agent-0/night-0/archive"]) {
+    expect(page).not.toContain('href="/runs/0/via-link');
+    for (const path of ["/runs/0/linked/none/x/run-1", "/runs/0/via-link/run-2", "/runs/0/..%2Foutside-run", "/runs/0/%2Fetc", "/runs/0/jobs/night", "/runs/1/task-0", "/runs/0/task-0/model-0/agent-0/night-0/archive"]) {
       const r = await get(path);
       expect([path, r.status, await r.text()]).toEqual([path, 404, "404 no such run in the results folders served here\n"]);
     }
@@ -110,6 +111,8 @@ describe("walls", () => {
     const page = await (await get(`/runs/0/${DETAILED}`)).text();
     expect(page).not.toContain("passwd-link");
     expect(page).not.toContain("linked.log");
+    // A log the summary names through a linked folder is not read.
+    expect(text(/<details class="check"><summary>function_test[^]*?<\/details>/.exec(page)?.[0] ?? "")).toBe(" function_test: passed exit 0, 1 s (no log) ");
   });
 
   test("another Host (a rebound DNS name) is refused; only GET and HEAD", async () => {
