@@ -39,6 +39,7 @@ const args = {
     cpus: { type: "string", description: "CPU limit of the container (default: 2, or the host's CPUs if fewer)", valueHint: "N" },
     memory: { type: "string", description: "Memory limit of the container (default 4g)", valueHint: "SIZE" },
     "pids-limit": { type: "string", description: "Process limit of the container (default 4096)", valueHint: "N" },
+    disk: { type: "string", description: "What the container may write to its own disk (default 20g): a quota where the engine allows, else watched", valueHint: "SIZE" },
     "run-id": { type: "string", description: "Name of the run's folder (default: UTC time + random suffix)", valueHint: "ID" },
     results: { type: "string", description: "Results folder (default: ./results)", valueHint: "DIR" },
     "require-pass": { type: "boolean", description: "Exit 1 unless the grade is passed" },

@@ -3,6 +3,7 @@
  * Agents that make no model calls get the model `none` once, whatever --model lists.
  */
 import { availableParallelism, totalmem } from "node:os";
+import { sizeBytes } from "../run/backends/disk-watch.ts";
 
 export interface TrialSpec {
   /** `<task>/<model>/<agent>/<attempt>`: the trial's identity across resumes */
@@ -76,8 +77,5 @@ export function defaultJobs(cpusPerRun: number, memoryBytesPerRun: number, cpus 
 
 /** `4g` → bytes (the --memory syntax options.ts accepts). */
 export function memoryBytes(size: string): number {
-  const m = /^([0-9]+)([bkmg]?)$/i.exec(size);
-  if (!m) return 0;
-  const unit = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? "").toLowerCase()] ?? 1;
-  return Number(m[1]) * unit;
+  return sizeBytes(size);
 }

@@ -72,6 +72,7 @@ export const msg = {
     `${flag} must be at most ${max} seconds (got '${value}')`,
   cpus: (value: string) => `--cpus must be a positive number of CPUs such as 1 or 1.5 (got '${value}')`,
   memory: (value: string) => `--memory must be a size such as 512m or 4g (got '${value}')`,
+  disk: (value: string) => `--disk must be a size such as 800m or 20g (got '${value}')`,
   missingFlag: (flag: string) => `${flag} is required`,
   unexpectedArgument: (word: string) => `ssebench run: unexpected argument '${word}' (see 'ssebench run --help')`,
   pathSegment: (flag: string, value: string) =>
@@ -173,6 +174,7 @@ export const msg = {
   upstreamFailedRun: (first: string) =>
     `The model's provider failed the agent's calls (first: ${first}; see model-calls.jsonl); the run is not graded (an infrastructure error: a job retries it)`,
   oomKilled: (memory: string) => `The container ran out of memory (--memory ${memory}) and was killed`,
+  diskExceeded: (bytes: number, limit: string) => `The container wrote ${bytes} bytes to its own disk, over --disk ${limit}, and was stopped`,
   oomWarning: (memory: string) =>
     `The container hit its memory limit (--memory ${memory}): the kernel killed a process in it`,
   interrupted: (why: string) => `The run was interrupted (${why}) before grading finished`,

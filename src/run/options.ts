@@ -56,6 +56,8 @@ export const DEFAULTS = {
   difficulty: 2,
   memory: "4g",
   pidsLimit: 4096,
+  /** the container's writable layer (grading's scratch trees and build outputs included) */
+  disk: "20g",
   results: "results",
   /** USD per run, as the reference's LiteLLM budget */
   budget: 10,
@@ -135,6 +137,7 @@ export interface RawRunArgs {
   cpus?: string;
   memory?: string;
   pidsLimit?: string;
+  disk?: string;
   budget?: string;
   backend?: string;
   constraint?: string;
@@ -162,6 +165,8 @@ export function parseRunOptions(
   if (!(cpus > 0) || !/^[0-9]*\.?[0-9]+$/.test(raw.cpus ?? "1")) throw usageError(msg.cpus(raw.cpus ?? ""));
   const memory = raw.memory ?? DEFAULTS.memory;
   if (!/^[1-9][0-9]*[bkmg]?$/i.test(memory)) throw usageError(msg.memory(memory));
+  const disk = raw.disk ?? DEFAULTS.disk;
+  if (!/^[1-9][0-9]*[bkmgt]?$/i.test(disk)) throw usageError(msg.disk(disk));
   const budget = raw.budget === undefined ? DEFAULTS.budget : Number(raw.budget);
   if (!/^[0-9]*\.?[0-9]+$/.test(raw.budget ?? "1") || !(budget > 0)) throw usageError(msg.budget(raw.budget ?? ""));
   let egress: Egress;
@@ -194,6 +199,7 @@ export function parseRunOptions(
       cpus,
       memory: memory.toLowerCase(),
       pids_limit: raw.pidsLimit === undefined ? DEFAULTS.pidsLimit : positiveInt("--pids-limit", raw.pidsLimit),
+      disk: disk.toLowerCase(),
     },
     budget,
     backend: choice("--backend", raw.backend ?? "local", BACKENDS),

@@ -214,6 +214,7 @@ async function recordOutcome(run: Run): Promise<RunOutcome> {
     interrupted: guard.stopped ? (guard.reason ?? "stopped") : undefined,
     state,
     memory: opts.resources.memory,
+    disk: state.diskExceeded === undefined ? undefined : { bytes: state.diskExceeded, limit: opts.resources.disk },
     error: reporter.error,
     answeredCalls: plan.served && plan.agent.usesModel ? (run.modelTotals?.answered ?? 0) : undefined,
     budgetRefused: agentSummary.budget_refused_calls,
@@ -225,7 +226,7 @@ async function recordOutcome(run: Run): Promise<RunOutcome> {
     config: runConfig(opts, plan, toolTag(plan.registry, plan.task.id)),
     result,
     plugins: readPluginResults(dir.path, plan.plugins.selected, reporter.warn),
-    diskUsage: await runDiskUsage(dir),
+    diskUsage: await runDiskUsage(dir, state),
     runId: run.runId,
     startedAt: run.startedAt.toISOString(),
     container: containerRecord(images, state),
@@ -271,7 +272,7 @@ function copyReferencePatch(plan: RunPlan, runDir: string, extracted: ExtractedP
   if (existsSync(candidate)) copyFileSync(candidate, join(runDir, "reference.patch"));
 }
 
-async function runDiskUsage(run: RunDir): Promise<DiskUsage> {
+async function runDiskUsage(run: RunDir, state: ContainerState): Promise<DiskUsage> {
   const [runDir, archive] = await diskUse([run.path, run.archive]);
-  return { run_dir_bytes: runDir ?? null, archive_bytes: archive ?? null };
+  return { run_dir_bytes: runDir ?? null, archive_bytes: archive ?? null, container_bytes: state.diskBytes ?? null };
 }

@@ -48,13 +48,15 @@ describe.skipIf(!E2E)(`ssebench run on a real engine${SKIP_REASON}`, () => {
     expect(summary.agent_run).toEqual({ driver: null, cli: null, wire: null, turns: null, budget_refused_calls: 0 });
     expect(summary.config.plugins).toEqual(["artifact"]);
     expect(summary.config.reference_run).toBe(true);
-    expect(summary.config.resources).toEqual({ cpus: 2, memory: "4g", pids_limit: 4096 });
+    expect(summary.config.resources).toEqual({ cpus: 2, memory: "4g", pids_limit: 4096, disk: "20g" });
     expect(summary.patch_result.status).toBe("passed");
     expect(summary.container.exit_code).toBe(0);
     expect(summary.container.oom_killed).toBe(false);
     expect(summary.interrupted).toBeNull();
     expect(summary.disk_usage.archive_bytes).toBeGreaterThan(0);
     expect(summary.disk_usage.run_dir_bytes).toBeGreaterThan(summary.disk_usage.archive_bytes as number);
+    // the writable layer: at least the grading trees the entrypoint made (removed again, but the prepared state stays)
+    expect(summary.disk_usage.container_bytes).toBeGreaterThan(0);
     expect(summary.plugin_results).toEqual([expect.objectContaining({ name: "artifact", hook: "after-grading", status: "ok", exit_code: 0 })]);
     const result = readJson(join(runDir, "result.json"));
     expect(result.config).toEqual(summary.config);
@@ -132,7 +134,7 @@ describe.skipIf(!E2E)(`ssebench run on a real engine${SKIP_REASON}`, () => {
     const r = await ssebench([...base, "--agent", "hog", "--run-id", "oom-1", "--memory", "256m", "--cpus", "1", "--pids-limit", "512"], { env });
     expect(r.exitCode).toBe(0);
     const summary = readJson<Summary>(join(results.path, DEMO_TASK, "none", "hog", "oom-1", "summary.json"));
-    expect(summary.config.resources).toEqual({ cpus: 1, memory: "256m", pids_limit: 512 });
+    expect(summary.config.resources).toEqual({ cpus: 1, memory: "256m", pids_limit: 512, disk: "20g" });
     expect(summary.container.oom_killed).toBe(true);
     expect(r.stderr).toContain("hit its memory limit");
     expectNothingLeft("oom-1");

@@ -22,6 +22,8 @@ const home = homeWithAgents({
   bomber: JSON.stringify(["perl", "-e", bomb]),
   uidnote: JSON.stringify(["sh", "-c", 'id -u > "$SSE_ARCHIVE/uid.txt"']),
   napper: JSON.stringify(["sh", "-c", 'touch "$SSE_ARCHIVE/napping"; sleep 20']),
+  // 2 GiB outside the tree and the archive (sparse: the engine counts apparent sizes), then waits.
+  filler: JSON.stringify(["sh", "-c", 'truncate -s 2G /tmp/fill && touch "$SSE_ARCHIVE/filled" && sleep 300']),
 });
 const results = tempDir("ssebench-e2e-walls-");
 afterAll(() => {
@@ -53,6 +55,20 @@ describe.skipIf(!E2E)(`runtime walls on a real engine${SKIP_REASON}`, () => {
     const o = readJson<Summary>(join(runDir("reference", "beside-1"), "summary.json"));
     expect(o.patch_result.checks.every((c) => c.status === "passed")).toBe(true);
     console.log(`bombed run: ${b.timings_ms?.total} ms; run beside it: ${o.timings_ms?.total} ms`);
+  });
+
+  test("a container that writes past --disk to its own layer is stopped and failed; the layer's size is reported", async () => {
+    const started = performance.now();
+    const r = await ssebench([...base, "--agent", "filler", "--run-id", "fill-1", "--disk", "1g"], { env });
+    expect(r.exitCode).toBe(0);
+    // Stopped by the watch (this engine has no quota: overlay2 on ext4), long before the agent's 300 s.
+    expect(performance.now() - started).toBeLessThan(200_000);
+    const s = readJson<Summary>(join(runDir("filler", "fill-1"), "summary.json"));
+    expect(existsSync(join(runDir("filler", "fill-1"), "archive", "filled"))).toBe(true);
+    expect(s.config.resources.disk).toBe("1g");
+    expect(s.patch_result).toMatchObject({ status: "failed", error_type: "agent_resources" });
+    expect(s.patch_result.error_msg).toMatch(/^The container wrote \d+ bytes to its own disk, over --disk 1g, and was stopped$/);
+    expect(s.disk_usage.container_bytes).toBeGreaterThan(2 * 1024 ** 3);
   });
 
   test("two runs get different uids, none of them the tool layer's 1000", async () => {

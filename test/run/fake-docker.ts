@@ -29,6 +29,8 @@ export class FakeDocker implements Docker {
   /** what `docker info` answers (NCPU, MemTotal, DockerRootDir); undefined: the call fails */
   info: { cpus: number; memoryBytes: number; rootDir: string } | undefined = { cpus: 64, memoryBytes: 64 * 1024 ** 3, rootDir: "" };
   stopped = false;
+  /** does the engine take `--storage-opt size=` (a storage quota)? Like overlay2 on ext4: no */
+  quota = false;
   private builds = 0;
   private stopContainer: (() => void) | undefined;
 
@@ -63,6 +65,10 @@ export class FakeDocker implements Docker {
     if (verb === "info") {
       if (!this.info) return { code: 1, stdout: "", stderr: "info failed" };
       return ok(`${this.info.cpus}\t${this.info.memoryBytes}\t${JSON.stringify(this.info.rootDir)}\n`);
+    }
+    if (verb === "container" && sub === "create" && args.includes("--storage-opt")) {
+      if (this.quota) return ok("probe123\n");
+      return { code: 125, stdout: "", stderr: "Error response from daemon: --storage-opt is supported only for overlay over xfs with 'pquota' mount option\n" };
     }
     if (verb === "run" && this.container.refusal) {
       return { code: 125, stdout: "", stderr: `docker: ${this.container.refusal}\nSee 'docker run --help'.\n` };

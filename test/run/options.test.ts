@@ -10,7 +10,7 @@ describe("run options", () => {
   test("defaults are the documented ones", () => {
     const o = parseRunOptions({ task: "t", agent: "dummy" }, noFlags, {});
     expect(o).toMatchObject({ mode: undefined, difficulty: 2, timeout: 3600, runTimeout: 2 * 3600 + 1800, egress: "restricted", results: "results" });
-    expect(o.resources).toEqual({ cpus: defaultCpus(), memory: "4g", pids_limit: 4096 });
+    expect(o.resources).toEqual({ cpus: defaultCpus(), memory: "4g", pids_limit: 4096, disk: "20g" });
     expect(o.plugins).toBeUndefined();
     expect(parseRunOptions({ task: "t", agent: "dummy", timeout: "60" }, noFlags, {}).runTimeout).toBe(1920);
   });
@@ -48,8 +48,9 @@ describe("run options", () => {
   });
 
   test("limits are checked and normalised", () => {
-    const o = parseRunOptions({ task: "t", agent: "a", cpus: "1.5", memory: "512M", pidsLimit: "100" }, noFlags, {});
-    expect(o.resources).toEqual({ cpus: 1.5, memory: "512m", pids_limit: 100 });
+    const o = parseRunOptions({ task: "t", agent: "a", cpus: "1.5", memory: "512M", pidsLimit: "100", disk: "800M" }, noFlags, {});
+    expect(o.resources).toEqual({ cpus: 1.5, memory: "512m", pids_limit: 100, disk: "800m" });
+    expect(() => parseRunOptions({ task: "t", agent: "a", disk: "lots" }, noFlags, {})).toThrow(msg.disk("lots"));
     expect(() => parseRunOptions({ task: "t", agent: "a", pidsLimit: "0" }, noFlags, {})).toThrow(msg.positiveInt("--pids-limit", "0"));
   });
 

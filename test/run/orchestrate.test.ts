@@ -59,6 +59,8 @@ describe("runTask with a fake docker", () => {
       "build",
       "image inspect",
       "build",
+      // does the engine take a storage quota? (this one does not: the disk is watched)
+      "container create",
       "run",
       "container inspect",
       "rm",

@@ -18,6 +18,11 @@ export interface Resources {
   memory: string;
   /** docker run --pids-limit */
   pids_limit: number;
+  /**
+   * What the container's writable layer may hold (--disk): `--storage-opt size=` where the engine
+   * allows it, else watched while the trial runs (a trial past it is stopped and failed).
+   */
+  disk: string;
 }
 
 /** The run's settings; also added to result.json as `config`. */
@@ -81,6 +86,8 @@ export interface DiskUsage {
   run_dir_bytes: number | null;
   /** archive/ alone */
   archive_bytes: number | null;
+  /** the container's writable layer when the trial ended (the engine's SizeRw: apparent sizes), null when the engine did not say */
+  container_bytes: number | null;
 }
 
 /** Where a result comes from, so results of different datasets, agents or builds never mix. */

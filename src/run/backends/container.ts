@@ -38,6 +38,8 @@ export interface ContainerSpec {
   modelDir?: string;
   /** sidecar mode: the agent's own container beside this one (sidecar-pair.ts) */
   sidecar?: SidecarSpec;
+  /** the engine takes a storage quota: the writable layer is bounded by `resources.disk` (disk-watch.ts) */
+  diskQuota?: boolean;
 }
 
 /** The agent's container of sidecar mode (docs/container-contract.md §13). */
@@ -97,6 +99,7 @@ export function runArgs(spec: ContainerSpec, cidfile: string, pair?: PairMounts)
     "--pids-limit",
     String(spec.resources.pids_limit),
   );
+  if (spec.diskQuota) args.push("--storage-opt", `size=${spec.resources.disk}`);
   for (const [k, v] of Object.entries(spec.env)) args.push("-e", `${k}=${v}`);
   args.push("--mount", bindMount(spec.runDir, RESULTS_MOUNT), "--mount", bindMount(spec.archiveDir, ARCHIVE_MOUNT));
   if (spec.referencePatch) args.push("--mount", bindMount(spec.referencePatch, REFERENCE_MOUNT, true));
@@ -114,6 +117,10 @@ export interface ContainerState {
   oomKilled: boolean;
   startedAt: string | null;
   finishedAt: string | null;
+  /** the writable layer's size (SizeRw), when the engine said */
+  diskBytes?: number;
+  /** the layer's size that made the disk watch stop the trial (disk-watch.ts) */
+  diskExceeded?: number;
 }
 
 export interface RunningContainer {
@@ -174,16 +181,19 @@ export async function stopContainer(docker: Docker, running: RunningContainer, g
   if (id) await docker.call(["stop", "--time", String(graceSeconds), id]);
 }
 
+/** The container's final state and its writable layer's size (`--size`: the engine sums the layer's files). */
 export async function inspectContainer(docker: Docker, id: string): Promise<ContainerState> {
-  const r = await docker.call(["container", "inspect", "--format", "{{json .State}}", id]);
+  const r = await docker.call(["container", "inspect", "--size", "--format", "{{json .State}}\t{{.SizeRw}}", id]);
   if (r.code !== 0) return { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
-  const s = JSON.parse(r.stdout) as { ExitCode?: number; OOMKilled?: boolean; StartedAt?: string; FinishedAt?: string };
+  const [state = "{}", size = ""] = r.stdout.trim().split("\t");
+  const s = JSON.parse(state) as { ExitCode?: number; OOMKilled?: boolean; StartedAt?: string; FinishedAt?: string };
   const time = (t: string | undefined) => (t && !t.startsWith("0001-") ? t : null);
   return {
     exitCode: s.ExitCode ?? null,
     oomKilled: Boolean(s.OOMKilled),
     startedAt: time(s.StartedAt),
     finishedAt: time(s.FinishedAt),
+    ...(/^[0-9]+$/.test(size) ? { diskBytes: Number(size) } : {}),
   };
 }
 

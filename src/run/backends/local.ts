@@ -1,6 +1,11 @@
-/** The local backend: `docker run` on the engine that built the layers (container.ts; a sidecar trial's two: sidecar-pair.ts). */
+/**
+ * The local backend: `docker run` on the engine that built the layers (container.ts; a sidecar
+ * trial's two: sidecar-pair.ts), its writable layer bounded by a quota where the engine takes
+ * one, else watched (disk-watch.ts).
+ */
 import type { Backend, Trial, TrialListing } from "./backend.ts";
 import { type ContainerSpec, type ContainerState, inspectContainer, type RunningContainer, startContainer, stopContainer, teardown } from "./container.ts";
+import { type DiskWatch, quotaSupported, sizeBytes, watchDisk } from "./disk-watch.ts";
 import type { Docker } from "./docker.ts";
 import { SidecarPair } from "./sidecar-pair.ts";
 
@@ -8,14 +13,29 @@ const NOT_RUN: ContainerState = { exitCode: null, oomKilled: false, startedAt: n
 
 export class LocalBackend implements Backend {
   readonly name = "local" as const;
+  /** Does the engine take a storage quota? Asked once, with the first trial's image. */
+  private quota?: Promise<boolean>;
+  private quotaKnown?: boolean;
+  private readonly watches = new WeakMap<Trial, DiskWatch>();
+
   constructor(private readonly docker: Docker) {}
 
   async prepareImages(image: string): Promise<string> {
+    this.quota ??= quotaSupported(this.docker, image);
+    this.quotaKnown = await this.quota;
     return image;
   }
 
   start(spec: ContainerSpec, onOutput: (chunk: string) => void): Trial {
-    return spec.sidecar ? new SidecarPair(this.docker, spec, onOutput) : startContainer(this.docker, spec, onOutput);
+    if (spec.sidecar) return new SidecarPair(this.docker, spec, onOutput);
+    const quota = this.quotaKnown === true;
+    const trial = startContainer(this.docker, { ...spec, diskQuota: quota }, onOutput);
+    if (!quota) {
+      const watch = watchDisk(this.docker, trial.id, sizeBytes(spec.resources.disk), () => stopContainer(this.docker, trial));
+      this.watches.set(trial, watch);
+      void trial.done.finally(() => watch.end());
+    }
+    return trial;
   }
 
   stop(trial: Trial): Promise<void> {
@@ -24,7 +44,10 @@ export class LocalBackend implements Backend {
 
   async inspect(trial: Trial): Promise<ContainerState> {
     const id = trial.id();
-    return id ? inspectContainer(this.docker, id) : NOT_RUN;
+    if (!id) return NOT_RUN;
+    const state = await inspectContainer(this.docker, id);
+    const over = this.watches.get(trial)?.exceeded();
+    return over === undefined ? state : { ...state, diskExceeded: over };
   }
 
   async logs(trial: Trial): Promise<string> {

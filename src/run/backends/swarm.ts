@@ -206,12 +206,15 @@ export class SwarmBackend implements Backend {
   async inspect(trial: Trial): Promise<ContainerState> {
     const t = trial as SwarmTrial;
     let oomKilled = false;
+    let diskBytes: number | undefined;
     const engine = this.engine(t.node);
     if (engine && t.container) {
-      const r = await engine.call(["container", "inspect", "--format", "{{.State.OOMKilled}}", t.container]);
-      oomKilled = r.code === 0 && r.stdout.trim() === "true";
+      const r = await engine.call(["container", "inspect", "--size", "--format", "{{.State.OOMKilled}}\t{{.SizeRw}}", t.container]);
+      const [oom, size = ""] = r.stdout.trim().split("\t");
+      oomKilled = r.code === 0 && oom === "true";
+      if (r.code === 0 && /^[0-9]+$/.test(size)) diskBytes = Number(size);
     }
-    return { exitCode: t.exitCode, oomKilled, startedAt: t.startedAt, finishedAt: t.finishedAt };
+    return { exitCode: t.exitCode, oomKilled, startedAt: t.startedAt, finishedAt: t.finishedAt, ...(diskBytes === undefined ? {} : { diskBytes }) };
   }
 
   async logs(trial: Trial): Promise<string> {

@@ -88,6 +88,8 @@ export interface RunEvents {
   interrupted: string | undefined;
   state: { oomKilled: boolean; exitCode: number | null };
   memory: string;
+  /** the disk watch stopped the trial: its writable layer's size then, and --disk */
+  disk?: { bytes: number; limit: string };
   error: (line: string) => void;
   /** the run's model calls the upstream answered; undefined when the agent makes no model calls */
   answeredCalls?: number;
@@ -105,6 +107,8 @@ export interface RunEvents {
 export function judgeResult(result: ContainerResult, ev: RunEvents): ContainerResult {
   const mark = (message: string, type: PatchResult["error_type"]) => ({ ...result, patch_result: markError(result.patch_result, message, type) });
   if (ev.failure) return mark(ev.failure, "infra");
+  // What the container wrote to its own disk is the agent's doing: stopped for it, the run failed.
+  if (ev.disk) return { ...result, patch_result: { ...result.patch_result, status: "failed", error_msg: msg.diskExceeded(ev.disk.bytes, ev.disk.limit), error_log: null, error_type: "agent_resources" } };
   if (ev.interrupted) return result.patch_result.error_type === "interrupted" ? result : mark(msg.interrupted(ev.interrupted), "interrupted");
   if (!result.produced) {
     if (ev.state.oomKilled) return mark(msg.oomKilled(ev.memory), "infra");

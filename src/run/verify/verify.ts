@@ -130,7 +130,7 @@ function runOptions(v: VerifyOptions, task: string, agent: string, runsDir: stri
     results: runsDir,
     keepContainer: false,
     build: false,
-    resources: { cpus: defaultCpus(), memory: DEFAULTS.memory, pids_limit: DEFAULTS.pidsLimit },
+    resources: { cpus: defaultCpus(), memory: DEFAULTS.memory, pids_limit: DEFAULTS.pidsLimit, disk: DEFAULTS.disk },
   };
 }
 

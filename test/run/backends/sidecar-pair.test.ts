@@ -15,7 +15,7 @@ const spec: ContainerSpec = {
   archiveDir: "/res/run/archive",
   env: { SSE_ARCHIVE: "/tmp/sse-archive", SSE_MODEL_UID: "1000000042", SSE_RUNNER_UID: "1000000043", SSE_PLUGINS: "" },
   labels: { "ssebench.run-id": "r1" },
-  resources: { cpus: 2, memory: "4g", pids_limit: 512 },
+  resources: { cpus: 2, memory: "4g", pids_limit: 512, disk: "20g" },
   platform: undefined,
   referencePatch: undefined,
   command: [],

@@ -21,7 +21,7 @@ const spec: ContainerSpec = {
   archiveDir: "/tmp/r/archive",
   env: { TIMEOUT: "60", SSE_ARCHIVE: "/tmp/sse-archive" },
   labels: { "ssebench.run-id": "20260101-000000-abcdef", "ssebench.task-id": "t" },
-  resources: { cpus: 1.5, memory: "2g", pids_limit: 512 },
+  resources: { cpus: 1.5, memory: "2g", pids_limit: 512, disk: "20g" },
   platform: undefined,
   referencePatch: "/tmp/secret-patch.diff",
   command: ["run-agent", "--x"],
