@@ -4,7 +4,7 @@
  * containers, so every file is untrusted: regular files only, no symlink followed (files and
  * folders), a size cap, archive/ never read, and each field's type checked before it is used.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
 import { ORACLE_REVIEW, VERDICTS, type Verdict, verdictAgrees } from "../formats/run/oracle-review.ts";
@@ -58,6 +58,30 @@ export function readCapped(path: string, maxBytes: number): string {
     closeSync(fd);
   }
 }
+
+/** A run folder as trials.jsonl names it: relative, inside the results folder (the text only), else null. */
+export function insideResults(runDir: unknown): string | null {
+  if (typeof runDir !== "string" || runDir === "" || isAbsolute(runDir) || runDir.includes("\0")) return null;
+  const n = normalize(runDir);
+  return n === ".." || n.startsWith("../") || n === "." ? null : n;
+}
+
+/** True when the path resolves to itself: no symbolic link anywhere on the way (give it below a real path). */
+export function resolvesToItself(path: string): boolean {
+  try {
+    return realpathSync(path) === path;
+  } catch {
+    return false;
+  }
+}
+
+const realOr = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};
 
 const str = (v: unknown, fallback = "?") => (typeof v === "string" && v.length > 0 ? v : fallback);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
@@ -126,15 +150,17 @@ export function recordRow(job: JobFile, r: TrialRecord): TrialRow {
 
 function jobRows(dir: string, warn: (line: string) => void): TrialRow[] {
   const job = readJobFile(dir) as JobFile;
-  const root = dirname(dirname(dir));
+  const root = realOr(dirname(dirname(dir)));
   const latest = latestByTrial(readTrials(dir, warn));
   const rows: TrialRow[] = [];
   for (const t of job.trials) {
     const r = latest.get(t.trial);
     if (!r) continue;
-    const rel = typeof r.run_dir === "string" ? normalize(r.run_dir) : null;
-    // The run folder must lie inside the results folder the job is in.
-    const row = rel && !isAbsolute(rel) && !rel.startsWith("..") ? summaryRow(join(root, rel), warn) : null;
+    // The run folder must lie inside the results folder the job is in, with no link on the way
+    // (a linked folder could lead anywhere): else the trial counts as its record says.
+    const rel = insideResults(r.run_dir);
+    const runDir = rel === null ? null : join(root, rel);
+    const row = runDir !== null && resolvesToItself(runDir) ? summaryRow(runDir, warn) : null;
     const found = row ?? recordRow(job, r);
     // A --predictions trial is scored under who made the patch, not the patch agent that applied it.
     if (t.source) rows.push({ ...found, agent: t.source.agent ?? found.agent, model: t.source.model ?? found.model });

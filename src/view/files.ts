@@ -10,7 +10,7 @@ import { lstatSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { JOBS_DIR } from "../jobs/store.ts";
 import { readHeadBytes } from "../report/run-folder.ts";
-import { insideResults } from "./job-state.ts";
+import { insideResults } from "../results/load.ts";
 import type { Library, Root } from "./library.ts";
 
 /** What a folder scan enters (results/load.ts): no deeper than this, never archive/, jobs/ or dot folders. */

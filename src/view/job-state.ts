@@ -6,13 +6,13 @@
  * Run folders' rows are read when a page needs them and kept: a trial's run folder is complete
  * before its line is.
  */
-import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, normalize } from "node:path";
+import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { JobFile, TrialSpec } from "../jobs/plan.ts";
 import { isInfraError, latestByTrial } from "../jobs/rules.ts";
 import { processAlive } from "../jobs/lock.ts";
 import { readJobFile, readTrials, spentOf, type TrialRecord, trialLogName } from "../jobs/store.ts";
-import { recordRow, summaryRow, type TrialRow } from "../results/load.ts";
+import { insideResults, recordRow, resolvesToItself, summaryRow, type TrialRow } from "../results/load.ts";
 
 export interface JobTrial {
   spec: TrialSpec;
@@ -33,22 +33,6 @@ export interface Progress {
   /** USD over every trial run so far, retries included */
   spend: number;
   state: "running" | "finished" | "stopped";
-}
-
-/** A run folder named by a job: relative, inside the results folder. */
-export function insideResults(runDir: unknown): string | null {
-  if (typeof runDir !== "string" || runDir === "" || isAbsolute(runDir) || runDir.includes("\0")) return null;
-  const n = normalize(runDir);
-  return n === ".." || n.startsWith("../") || n === "." ? null : n;
-}
-
-/** True when the path has no link on the way (the results folder is a real path already). */
-export function resolvesToItself(path: string): boolean {
-  try {
-    return realpathSync(path) === path;
-  } catch {
-    return false;
-  }
 }
 
 const mtime = (path: string) => {

@@ -11,7 +11,7 @@ import { readRun, VIEW_CAPS } from "../report/run-folder.ts";
 import { runHtml } from "../report/run-view.ts";
 import { trialLogName } from "../jobs/store.ts";
 import { CLIENT_SCRIPT } from "./client.ts";
-import { insideResults } from "./job-state.ts";
+import { insideResults } from "../results/load.ts";
 import type { Library, Root } from "./library.ts";
 import { href } from "./query.ts";
 

@@ -4,7 +4,7 @@
  * summary.json, a symlinked run folder, archive/ copies, an oversized file) never counted.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type SyntheticRun, writeJob, writeRun } from "../../scripts/bench/synthetic-results.ts";
 import { msg } from "../../src/results/messages.ts";
@@ -81,6 +81,37 @@ describe("ssebench results", () => {
     expect(r.stdout.split("\n")[1]).toStartWith("dummy/none   2       1  ");
     // The symlinked summary.json is not a run folder's (lstat type): skipped without a word.
     expect(r.stderr.split("\n").filter(Boolean)).toEqual([`Ignoring ${join(dir, "t", "none", "dummy", "big", "summary.json")}: is larger than 16777216 bytes`]);
+  });
+
+  test("a job's run folder named through a linked folder is not read: the trial counts as its record says", async () => {
+    // The record says failed; the linked folder leads to a forged summary that says passed.
+    const runs: SyntheticRun[] = [{ task: "linked-task", agent: "coder", model: "m1", attempt: 1, status: "failed" }];
+    writeJob(root, "linked", runs);
+    const outside = join(root, "..", `${root.split("/").pop()}-outside`);
+    writeRun(outside, { ...runs[0] as SyntheticRun, status: "passed", spend: 5 }, "linked-0");
+    rmSync(join(root, "linked-task"), { recursive: true });
+    symlinkSync(join(outside, "linked-task"), join(root, "linked-task"));
+    try {
+      const json = JSON.parse((await results(["linked", "--json"])).stdout);
+      expect(json.groups[0]).toMatchObject({ trials: 1, resolved: 0, cost_total: 0 });
+      const report = await ssebench(["report", "linked", "--results", root]);
+      expect(report.stdout).toContain("No run folder (the trial failed before it had one).");
+      expect(report.stdout).not.toContain("$5.00");
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  test("a results folder that is itself a link is read as its target", async () => {
+    const link = `${root}-link`;
+    symlinkSync(root, link);
+    try {
+      const direct = await results(["a"]);
+      const linked = await ssebench(["results", "a", "--results", link]);
+      expect(linked.stdout).toBe(direct.stdout);
+    } finally {
+      rmSync(link);
+    }
   });
 
   test("the oracle's verdicts beside the grades: how often they agree, per agent × model and per task", async () => {
