@@ -4,6 +4,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { PatchResult } from "../../src/formats/run/result.ts";
 
 export interface SyntheticRun {
   task: string;
@@ -18,7 +19,13 @@ export interface SyntheticRun {
   dataset?: { name: string; version: string };
   /** the oracle plugin's verdict: <run dir>/oracle-review.json */
   verdict?: string;
+  /** patch_result's verdicts (default: every check passed for a passed run, none given otherwise) */
+  verdicts?: Verdicts;
 }
+
+type Verdicts = Pick<PatchResult, "build_success" | "pov_passed" | "pov_total" | "func_test_success" | "intent_test_success">;
+const ALL_PASSED: Verdicts = { build_success: true, pov_passed: 1, pov_total: 1, func_test_success: true, intent_test_success: true };
+const NONE: Verdicts = { build_success: null, pov_passed: null, pov_total: null, func_test_success: null, intent_test_success: null };
 
 /** Writes results/<task>/<model>/<agent>/<run-id>/summary.json; returns the run folder relative to root. */
 export function writeRun(root: string, run: SyntheticRun, runId: string): string {
@@ -27,7 +34,7 @@ export function writeRun(root: string, run: SyntheticRun, runId: string): string
   const summary = {
     task: { id: run.task },
     config: { agent: run.agent, model: run.model },
-    patch_result: { status: run.status, error_type: run.status === "error" ? (run.error_type ?? "infra") : null, error_msg: run.status === "error" ? "synthetic" : null, checks: [] },
+    patch_result: { status: run.status, ...(run.verdicts ?? (run.status === "passed" ? ALL_PASSED : NONE)), error_type: run.status === "error" ? (run.error_type ?? "infra") : null, error_msg: run.status === "error" ? "synthetic" : null, checks: [] },
     runtime_result: { agent_duration: run.seconds ?? 1 },
     spend: run.spend ?? 0,
     model_calls: 0,

@@ -4,7 +4,7 @@ import { jsonArg } from "./args.ts";
 export default defineCommand({
   meta: {
     name: "results",
-    description: "Scores of jobs or folders of runs per agent and model: resolved rate with its 95% interval, pass@k, cost, tokens, errors, and a task matrix",
+    description: "Scores of jobs or folders of runs per agent and model: resolved rate with its 95% interval over tasks, pass@k, the funnel of checks, cost, tokens, errors, and a task matrix",
   },
   args: {
     sources: { type: "positional", required: false, description: "Jobs (names under results/jobs/) or folders of runs (default: the results folder)", valueHint: "JOB|DIR…" },

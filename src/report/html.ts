@@ -5,23 +5,37 @@
  * cost-vs-success charts and the list of trials; each trial's section is run-view.ts's.
  */
 import { groupLabel, type Scores, taskLabeller } from "../results/aggregate.ts";
+import { FUNNEL_STAGES } from "../results/funnel.ts";
 import type { TrialRow } from "../results/load.ts";
 import { badge, esc, page, pct, usd } from "./page.ts";
 import { REPORT_CAPS, readRun } from "./run-folder.ts";
 import { runHtml } from "./run-view.ts";
 
+/** The scores per agent × model, the line naming the interval's method, and the funnel of the checks. */
 export function summaryTable(scores: Scores): string {
   const ks = [...new Set(scores.groups.flatMap((g) => Object.keys(g.pass_at_k)))];
   // The oracle plugin's column only when some run has a verdict.
   const oracle = scores.groups.some((g) => g.oracle.reviewed > 0);
-  const head = ["Agent/model", "Trials", "Resolved", "Rate", "95% CI", "Rate w/o infra", ...ks.map((k) => `pass@${k}`), "Cost", "Cost/trial", "Tokens", "Mean s", "Errors", ...(oracle ? ["Oracle agrees"] : [])];
+  const head = ["Agent/model", "Trials", "Tasks", "Resolved", "Rate", "95% CI", "Rate w/o infra", ...ks.map((k) => `pass@${k}`), "Cost", "Cost/trial", "Cost/resolved", "Tokens", "Mean s", "Errors", ...(oracle ? ["Oracle agrees"] : [])];
   const rows = scores.groups.map((g) => [
-    groupLabel(g.agent, g.model), String(g.trials), String(g.resolved), pct(g.rate), `${pct(g.interval[0])}–${pct(g.interval[1])}`, pct(g.rate_without_infra),
-    ...ks.map((k) => g.pass_at_k[k]?.toFixed(3) ?? "-"), usd(g.cost_total), usd(g.cost_mean), String(g.tokens), g.seconds_mean.toFixed(1),
+    groupLabel(g.agent, g.model), String(g.trials), String(g.tasks), String(g.resolved), pct(g.rate), `${pct(g.interval[0])}–${pct(g.interval[1])}`, pct(g.rate_without_infra),
+    ...ks.map((k) => g.pass_at_k[k]?.toFixed(3) ?? "-"), usd(g.cost_total), usd(g.cost_mean), g.cost_per_resolved === null ? "-" : usd(g.cost_per_resolved), String(g.tokens), g.seconds_mean.toFixed(1),
     Object.entries(g.errors).map(([k, v]) => `${k} ${v}`).join(", ") || "-",
     ...(oracle ? [g.oracle.reviewed === 0 ? "-" : `${g.oracle.agrees}/${g.oracle.compared} of ${g.oracle.reviewed}`] : []),
   ]);
-  return `<table id="summary"><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("")}</table>`;
+  return `${table("summary", head, rows)}<p class="muted">95% CI: ${esc(scores.interval_method)}</p>${funnelTable(scores)}`;
+}
+
+function table(id: string, head: readonly string[], rows: readonly (readonly string[])[]): string {
+  return `<table id="${id}"><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("")}</table>`;
+}
+
+/** The trials passing each check in order; the PoC fixed but the tests failed is the plausible-but-wrong patch. */
+export function funnelTable(scores: Scores): string {
+  const share = (n: number, of: number) => `${n} (${pct(of > 0 ? n / of : 0)})`;
+  const head = ["Funnel: trials passing", "Trials", "Build", "+ PoC", "+ Function test", "+ Intent test", "PoC fixed, tests failed"];
+  const rows = scores.groups.map((g) => [groupLabel(g.agent, g.model), String(g.trials), ...FUNNEL_STAGES.map((s) => share(g.funnel[s], g.trials)), String(g.funnel.poc - g.funnel.intent_test)]);
+  return table("funnel", head, rows);
 }
 
 /** A cell's link (the viewer's filtered list of its trials); none in the static report. */

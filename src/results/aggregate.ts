@@ -1,17 +1,26 @@
 /** Trial rows → the scores per agent × model and the per-task matrix. No I/O. */
 import { RETRYABLE_ERRORS } from "../jobs/rules.ts";
+import { type Funnel, funnelOf } from "./funnel.ts";
 import type { TrialRow } from "./load.ts";
-import { meanPassAtK, wilson } from "./stats.ts";
+import { meanPassAtK, tasksInterval } from "./stats.ts";
+
+/** What `interval` is, as the JSON output names it (docs/jobs.md: why this method). */
+export const INTERVAL_METHOD = "Wilson score interval over tasks, each task's mean over its trials";
 
 export interface GroupScore {
   agent: string;
   model: string;
   trials: number;
+  /** tasks with a trial */
+  tasks: number;
   resolved: number;
-  /** resolved / trials, infrastructure errors counted as unresolved */
+  /**
+   * the mean over tasks of each task's resolved / trials, infrastructure errors counted as
+   * unresolved (resolved / trials when every task has as many trials); interval: INTERVAL_METHOD
+   */
   rate: number;
   interval: [number, number];
-  /** trials without an infrastructure error, and the rate over them */
+  /** trials without an infrastructure error, and the rate over them (over the tasks with one) */
   graded: number;
   rate_without_infra: number | null;
   interval_without_infra: [number, number];
@@ -19,6 +28,10 @@ export interface GroupScore {
   pass_at_k: Record<string, number>;
   cost_total: number;
   cost_mean: number;
+  /** cost_total / resolved: what a resolved task cost, the failed trials' spend included; null with none resolved */
+  cost_per_resolved: number | null;
+  /** the trials that passed each check of grading, in order (funnel.ts) */
+  funnel: Funnel;
   tokens: number;
   seconds_mean: number;
   errors: Record<string, number>;
@@ -44,6 +57,8 @@ export interface TaskCell {
 }
 
 export interface Scores {
+  /** how each group's interval is computed */
+  interval_method: string;
   groups: GroupScore[];
   /** task label → group label (`agent/model`) → cell */
   tasks: Record<string, Record<string, TaskCell>>;
@@ -56,6 +71,8 @@ export function taskLabeller(rows: readonly TrialRow[]): (r: TrialRow) => string
   const datasets = new Set(rows.map((r) => r.dataset));
   return datasets.size > 1 ? (r) => `${r.dataset}/${r.task}` : (r) => r.task;
 }
+
+const mean = (xs: readonly number[]) => (xs.length > 0 ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
 
 const infra = (r: TrialRow) => r.status === "error" && RETRYABLE_ERRORS.has(r.errorType ?? "infra");
 
@@ -100,7 +117,10 @@ export function score(rows: readonly TrialRow[]): Scores {
     }
     const resolved = list.filter((r) => r.status === "passed").length;
     const graded = list.filter((r) => !infra(r)).length;
-    const samples = [...perTask.values()].map((c) => [c.graded, c.passed] as const);
+    const cells = [...perTask.values()];
+    const means = cells.map((c) => c.passed / (c.graded + c.errors));
+    const meansGraded = cells.filter((c) => c.graded > 0).map((c) => c.passed / c.graded);
+    const samples = cells.map((c) => [c.graded, c.passed] as const);
     const counted = samples.filter(([n]) => n > 0).map(([n]) => n);
     const maxK = counted.length > 0 ? Math.min(...counted) : 0;
     const passAtK: Record<string, number> = {};
@@ -113,15 +133,18 @@ export function score(rows: readonly TrialRow[]): Scores {
       agent: first.agent,
       model: first.model,
       trials: list.length,
+      tasks: cells.length,
       resolved,
-      rate: resolved / list.length,
-      interval: wilson(resolved, list.length),
+      rate: mean(means) as number,
+      interval: tasksInterval(means),
       graded,
-      rate_without_infra: graded > 0 ? resolved / graded : null,
-      interval_without_infra: wilson(resolved, graded),
+      rate_without_infra: mean(meansGraded),
+      interval_without_infra: tasksInterval(meansGraded),
       pass_at_k: passAtK,
       cost_total: cost,
       cost_mean: cost / list.length,
+      cost_per_resolved: resolved > 0 ? cost / resolved : null,
+      funnel: funnelOf(list.map((r) => r.stages)),
       tokens: list.reduce((s, r) => s + r.tokens, 0),
       seconds_mean: list.reduce((s, r) => s + r.seconds, 0) / list.length,
       errors: Object.fromEntries(Object.entries(errors).sort(([a], [b]) => (a < b ? -1 : 1))),
@@ -129,7 +152,7 @@ export function score(rows: readonly TrialRow[]): Scores {
     });
   }
   const sortedTasks = Object.fromEntries(Object.entries(tasks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { groups, tasks: sortedTasks };
+  return { interval_method: INTERVAL_METHOD, groups, tasks: sortedTasks };
 }
 
 export interface Flip {

@@ -11,6 +11,7 @@ import { ORACLE_REVIEW, VERDICTS, type Verdict, verdictAgrees } from "../formats
 import type { JobFile } from "../jobs/plan.ts";
 import { latestByTrial } from "../jobs/rules.ts";
 import { JOBS_DIR, readJobFile, readTrials, type TrialRecord } from "../jobs/store.ts";
+import { stagesPassed } from "./funnel.ts";
 import { msg } from "./messages.ts";
 
 export const SUMMARY_MAX_BYTES = 16 * 1024 * 1024;
@@ -31,6 +32,8 @@ export interface TrialRow {
   runDir: string | null;
   /** the oracle plugin's verdict on the run (oracle-review.json beside summary.json), null when none */
   oracle: { verdict: Verdict; agrees: boolean | null } | null;
+  /** the checks of grading passed in a row: build, PoC, tests, hidden tests (0–4; funnel.ts) */
+  stages: number;
 }
 
 export const REVIEW_MAX_BYTES = 1024 * 1024;
@@ -128,6 +131,7 @@ export function summaryRow(runDir: string, warn: (line: string) => void): TrialR
     seconds: num(s.timings_ms?.total) / 1000,
     runDir,
     oracle: oracleOf(runDir, status, warn),
+    stages: stagesPassed(p, status),
   };
 }
 
@@ -145,6 +149,8 @@ export function recordRow(job: JobFile, r: TrialRecord): TrialRow {
     seconds: num(r.duration_ms) / 1000,
     runDir: null,
     oracle: null,
+    // Without its run folder only the grade is known: a passed trial passed every stage.
+    stages: r.status === "passed" ? 4 : 0,
   };
 }
 

@@ -1,6 +1,7 @@
 /** `ssebench results` as text tables, CSV and the flips of --compare. No I/O. */
 import { renderTable } from "../output/terminal.ts";
 import { type Flip, type GroupScore, groupLabel, type Scores, type TaskCell } from "./aggregate.ts";
+import { FUNNEL_STAGES } from "./funnel.ts";
 
 /** Untrusted names (they come from run folders) never reach the terminal as control characters. */
 const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "\uFFFD");
@@ -16,8 +17,8 @@ function commonKs(groups: readonly GroupScore[]): string[] {
   return Array.from({ length: k }, (_, i) => String(i + 1));
 }
 
-const HEADERS = ["AGENT/MODEL", "TRIALS", "RESOLVED", "RATE", "95% CI", "RATE W/O INFRA", "95% CI W/O INFRA"];
-const TAIL = ["COST", "COST/TRIAL", "TOKENS", "MEAN S", "ERRORS"];
+const HEADERS = ["AGENT/MODEL", "TRIALS", "TASKS", "RESOLVED", "RATE", "95% CI", "RATE W/O INFRA", "95% CI W/O INFRA"];
+const TAIL = ["COST", "COST/TRIAL", "COST/RESOLVED", "TOKENS", "MEAN S", "ERRORS"];
 
 /** The oracle's columns only when some run has a verdict: runs without the plugin print as before. */
 const anyOracle = (groups: readonly GroupScore[]) => groups.some((g) => g.oracle.reviewed > 0);
@@ -27,6 +28,7 @@ function groupCells(g: GroupScore, ks: readonly string[], oracle: boolean): stri
   return [
     printable(groupLabel(g.agent, g.model)),
     String(g.trials),
+    String(g.tasks),
     String(g.resolved),
     pct(g.rate),
     interval(g.interval),
@@ -35,6 +37,7 @@ function groupCells(g: GroupScore, ks: readonly string[], oracle: boolean): stri
     ...ks.map((k) => g.pass_at_k[k]?.toFixed(3) ?? "-"),
     usd(g.cost_total),
     usd(g.cost_mean),
+    g.cost_per_resolved === null ? "-" : usd(g.cost_per_resolved),
     String(g.tokens),
     g.seconds_mean.toFixed(1),
     printable(errors(g.errors)),
@@ -45,16 +48,31 @@ function groupCells(g: GroupScore, ks: readonly string[], oracle: boolean): stri
 const cellText = (c: TaskCell | undefined) =>
   c === undefined ? "" : `${c.passed}/${c.graded}${c.errors ? ` +${c.errors} err` : ""}${c.oracle_compared ? ` oracle ${c.oracle_agrees ?? 0}/${c.oracle_compared}` : ""}`;
 
-export function renderScores(scores: Scores): string {
+/** The trials passing each check in order, and those whose PoC stopped but whose tests then failed. */
+function renderFunnel(groups: readonly GroupScore[]): string {
+  const share = (n: number, of: number) => `${n} (${pct(of > 0 ? n / of : 0)})`;
+  const table = renderTable(
+    ["AGENT/MODEL", "TRIALS", "BUILD", "+ POC", "+ FUNCTION TEST", "+ INTENT TEST", "POC FIXED, TESTS FAILED"],
+    groups.map((g) => [printable(groupLabel(g.agent, g.model)), String(g.trials), ...FUNNEL_STAGES.map((s) => share(g.funnel[s], g.trials)), String(g.funnel.poc - g.funnel.intent_test)]),
+  );
+  return `Funnel: the trials passing each check of grading in order\n${table}`;
+}
+
+/** The agent × model table, the line naming its interval, the funnel. */
+export function renderGroups(scores: Scores): string {
   const ks = commonKs(scores.groups);
   const oracle = anyOracle(scores.groups);
   const summary = renderTable([...HEADERS, ...ks.map((k) => `PASS@${k}`), ...TAIL, ...(oracle ? ["ORACLE AGREES"] : [])], scores.groups.map((g) => groupCells(g, ks, oracle)));
+  return `${summary}95% CI: ${scores.interval_method}\n\n${renderFunnel(scores.groups)}`;
+}
+
+export function renderScores(scores: Scores): string {
   const labels = scores.groups.map((g) => groupLabel(g.agent, g.model));
   const matrix = renderTable(
     ["TASK (passed/graded)", ...labels.map(printable)],
     Object.entries(scores.tasks).map(([task, cells]) => [printable(task), ...labels.map((l) => cellText(cells[l]))]),
   );
-  return `${summary}\n${matrix}`;
+  return `${renderGroups(scores)}\n${matrix}`;
 }
 
 const csvField = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
@@ -63,11 +81,12 @@ const csvField = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""'
 export function renderCsv(scores: Scores): string {
   const ks = commonKs(scores.groups);
   const oracle = anyOracle(scores.groups);
-  const header = ["agent", "model", "trials", "resolved", "rate", "ci_low", "ci_high", "graded", "rate_without_infra", "ci_low_without_infra", "ci_high_without_infra", ...ks.map((k) => `pass_at_${k}`), "cost_total", "cost_mean", "tokens", "seconds_mean", "errors", ...(oracle ? ["oracle_reviewed", "oracle_compared", "oracle_agrees"] : [])];
+  const header = ["agent", "model", "trials", "tasks", "resolved", "rate", "ci_low", "ci_high", "graded", "rate_without_infra", "ci_low_without_infra", "ci_high_without_infra", ...ks.map((k) => `pass_at_${k}`), "cost_total", "cost_mean", "cost_per_resolved", "tokens", "seconds_mean", "errors", ...FUNNEL_STAGES.map((s) => `funnel_${s}`), ...(oracle ? ["oracle_reviewed", "oracle_compared", "oracle_agrees"] : [])];
   const rows = scores.groups.map((g) =>
     [
-      g.agent, g.model, g.trials, g.resolved, g.rate, g.interval[0], g.interval[1], g.graded, g.rate_without_infra ?? "", g.interval_without_infra[0], g.interval_without_infra[1],
-      ...ks.map((k) => g.pass_at_k[k] ?? ""), g.cost_total, g.cost_mean, g.tokens, g.seconds_mean, Object.entries(g.errors).map(([k, v]) => `${k}:${v}`).join(" "),
+      g.agent, g.model, g.trials, g.tasks, g.resolved, g.rate, g.interval[0], g.interval[1], g.graded, g.rate_without_infra ?? "", g.interval_without_infra[0], g.interval_without_infra[1],
+      ...ks.map((k) => g.pass_at_k[k] ?? ""), g.cost_total, g.cost_mean, g.cost_per_resolved ?? "", g.tokens, g.seconds_mean, Object.entries(g.errors).map(([k, v]) => `${k}:${v}`).join(" "),
+      ...FUNNEL_STAGES.map((s) => g.funnel[s]),
       ...(oracle ? [g.oracle.reviewed, g.oracle.compared, g.oracle.agrees] : []),
     ].map((v) => csvField(String(v))).join(","),
   );

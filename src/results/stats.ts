@@ -1,9 +1,15 @@
-/** The scores of `ssebench results`: the Wilson interval of a rate and the unbiased pass@k. No I/O. */
+/**
+ * The scores of `ssebench results`: the Wilson interval of a rate (over tasks: see tasksInterval)
+ * and the unbiased pass@k. No I/O.
+ */
 
 /** z for a two-sided 95 % interval */
 const Z95 = 1.959963984540054;
 
-/** Wilson score interval of x successes in n trials ([0, 0] for n = 0). */
+/**
+ * Wilson score interval of x successes in n trials ([0, 0] for n = 0). x may be fractional: the
+ * sum of n values in [0, 1] (tasksInterval).
+ */
 export function wilson(x: number, n: number, z = Z95): [number, number] {
   if (n === 0) return [0, 0];
   const p = x / n;
@@ -12,6 +18,20 @@ export function wilson(x: number, n: number, z = Z95): [number, number] {
   const centre = (p + z2 / (2 * n)) / denominator;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
   return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/**
+ * The 95 % interval of a resolved rate over tasks: each task's mean over its trials, and the Wilson
+ * interval of their mean with the tasks as the sample (n = tasks). The tasks are the units a
+ * benchmark samples, and a task's trials are not independent of each other, so counting trials as
+ * the sample would make the interval too narrow. A mean of values in [0, 1] has at most the
+ * variance of a Bernoulli variable with that mean, so this is the Wilson interval of one trial per
+ * task when every task is all-or-nothing, and wider than needed otherwise; unlike a t-interval or
+ * a bootstrap over tasks it does not shrink to a point when every task has the same mean (0 % or
+ * 100 %). docs/jobs.md says why.
+ */
+export function tasksInterval(means: readonly number[]): [number, number] {
+  return wilson(means.reduce((s, m) => s + m, 0), means.length);
 }
 
 /**

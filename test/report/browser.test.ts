@@ -49,8 +49,12 @@ test("the report renders in Chromium with its tables, charts and a trial's check
   const dom = chromium(["--dump-dom", `file://${file}`]).stdout.toString();
   const text = (re: RegExp) => (re.exec(dom)?.[0] ?? "").replace(/<[^>]+>/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#39;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
   const element = (id: string) => text(new RegExp(`<(?:table|svg) id="${id}"[^]*?</(?:table|svg)>`));
-  expect(element("summary")).toContain("dummy/none 2 0 0.0%");
-  expect(element("summary")).toContain("reference/none 2 2 100.0%");
+  expect(element("summary")).toContain("dummy/none 2 2 0 0.0% 0.0%–65.8%");
+  expect(element("summary")).toContain("reference/none 2 2 2 100.0% 34.2%–100.0%");
+  expect(text(/<p class="muted">95% CI: [^<]*<\/p>/)).toBe("95% CI: Wilson score interval over tasks, each task's mean over its trials");
+  expect(element("funnel")).toBe(
+    "Funnel: trials passing Trials Build + PoC + Function test + Intent test PoC fixed, tests failed dummy/none 2 0 (0.0%) 0 (0.0%) 0 (0.0%) 0 (0.0%) 0 reference/none 2 2 (100.0%) 2 (100.0%) 2 (100.0%) 2 (100.0%) 0",
+  );
   expect(element("heatmap")).toBe("Task dummy/none reference/none task-a 0/1 1/1 task-b 0/0 +1 err 1/1");
   expect(element("passk")).toContain("reference/none pass@1 1.000");
   expect(element("cost")).toContain("reference/none");

@@ -18,10 +18,11 @@ const runsA: SyntheticRun[] = [
   { task: "task-a", agent: "reference", model: "none", attempt: 1, status: "passed", seconds: 4 },
   { task: "task-b", agent: "reference", model: "none", attempt: 1, status: "passed", seconds: 6 },
   { task: "task-a", agent: "coder", model: "m1", attempt: 1, status: "passed", spend: 0.5, tokens: tok(90), seconds: 10 },
-  { task: "task-b", agent: "coder", model: "m1", attempt: 1, status: "failed", spend: 0.25, tokens: tok(40), seconds: 20 },
+  // Plausible but wrong: the PoC no longer triggers, the hidden tests fail.
+  { task: "task-b", agent: "coder", model: "m1", attempt: 1, status: "failed", spend: 0.25, tokens: tok(40), seconds: 20, verdicts: { build_success: true, pov_passed: 1, pov_total: 1, func_test_success: true, intent_test_success: false } },
   { task: "task-a", agent: "reference", model: "none", attempt: 2, status: "passed", seconds: 4 },
   { task: "task-b", agent: "reference", model: "none", attempt: 2, status: "error", error_type: "infra", seconds: 2 },
-  { task: "task-a", agent: "coder", model: "m1", attempt: 2, status: "failed", spend: 0.25, tokens: tok(40), seconds: 10 },
+  { task: "task-a", agent: "coder", model: "m1", attempt: 2, status: "failed", spend: 0.25, tokens: tok(40), seconds: 10, verdicts: { build_success: true, pov_passed: 0, pov_total: 1, func_test_success: true, intent_test_success: true } },
   { task: "task-b", agent: "coder", model: "m1", attempt: 2, status: "error", error_type: "agent_timeout", spend: 1, tokens: tok(190), seconds: 60 },
 ];
 writeJob(root, "a", runsA);
@@ -36,11 +37,21 @@ describe("ssebench results", () => {
     const r = await results(["a"]);
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
+    // coder/m1: tasks resolved in 1/2 and 0/2 of their trials, so 0.25 with the Wilson interval of
+    // 0.5 over 2 tasks; reference/none: 2/2 and 1/2 (the infra error unresolved), 1.5 over 2, and
+    // without infrastructure errors 2/2 and 1/1, 2 over 2. Funnel of coder/m1: the passed trial (4
+    // stages), the plausible-but-wrong one (3), the one whose PoC still triggers (1), the timeout (0).
     expect(r.stdout).toBe(
       [
-        "AGENT/MODEL     TRIALS  RESOLVED  RATE   95% CI      RATE W/O INFRA  95% CI W/O INFRA  PASS@1  PASS@2  COST     COST/TRIAL  TOKENS  MEAN S  ERRORS",
-        "coder/m1        4       1         25.0%  4.6-69.9%   25.0% of 4      4.6-69.9%         0.250   0.500   $2.00    $0.5000     400     25.0    agent_timeout 1",
-        "reference/none  4       3         75.0%  30.1-95.4%  100.0% of 3     43.9-100.0%       1.000   -       $0.0000  $0.0000     0       4.0     infra 1",
+        "AGENT/MODEL     TRIALS  TASKS  RESOLVED  RATE   95% CI      RATE W/O INFRA  95% CI W/O INFRA  PASS@1  PASS@2  COST     COST/TRIAL  COST/RESOLVED  TOKENS  MEAN S  ERRORS",
+        "coder/m1        4       2      1         25.0%  2.7-80.2%   25.0% of 4      2.7-80.2%         0.250   0.500   $2.00    $0.5000     $2.00          400     25.0    agent_timeout 1",
+        "reference/none  4       2      3         75.0%  19.8-97.3%  100.0% of 3     34.2-100.0%       1.000   -       $0.0000  $0.0000     $0.0000        0       4.0     infra 1",
+        "95% CI: Wilson score interval over tasks, each task's mean over its trials",
+        "",
+        "Funnel: the trials passing each check of grading in order",
+        "AGENT/MODEL     TRIALS  BUILD      + POC      + FUNCTION TEST  + INTENT TEST  POC FIXED, TESTS FAILED",
+        "coder/m1        4       3 (75.0%)  2 (50.0%)  2 (50.0%)        1 (25.0%)      1",
+        "reference/none  4       3 (75.0%)  3 (75.0%)  3 (75.0%)        3 (75.0%)      0",
         "",
         "TASK (passed/graded)  coder/m1  reference/none",
         "task-a                1/2       2/2",
@@ -52,10 +63,19 @@ describe("ssebench results", () => {
 
   test("--csv and --json carry the same numbers", async () => {
     const csv = (await results(["a", "--csv"])).stdout.split("\n");
-    expect(csv[0]).toBe("agent,model,trials,resolved,rate,ci_low,ci_high,graded,rate_without_infra,ci_low_without_infra,ci_high_without_infra,pass_at_1,pass_at_2,cost_total,cost_mean,tokens,seconds_mean,errors");
-    expect(csv[1]?.startsWith("coder,m1,4,1,0.25,")).toBe(true);
+    expect(csv[0]).toBe(
+      "agent,model,trials,tasks,resolved,rate,ci_low,ci_high,graded,rate_without_infra,ci_low_without_infra,ci_high_without_infra,pass_at_1,pass_at_2,cost_total,cost_mean,cost_per_resolved,tokens,seconds_mean,errors,funnel_build,funnel_poc,funnel_function_test,funnel_intent_test",
+    );
+    expect(csv[1]?.startsWith("coder,m1,4,2,1,0.25,0.0266773420089")).toBe(true);
+    expect(csv[1]?.endsWith(",2,400,25,agent_timeout:1,3,2,2,1")).toBe(true);
     const json = JSON.parse((await results(["a", "--json"])).stdout);
-    expect(json.groups[1]).toMatchObject({ agent: "reference", model: "none", trials: 4, resolved: 3, graded: 3, rate_without_infra: 1, pass_at_k: { "1": 1 }, errors: { infra: 1 } });
+    expect(json.interval_method).toBe("Wilson score interval over tasks, each task's mean over its trials");
+    expect(json.groups[0]).toMatchObject({ agent: "coder", tasks: 2, cost_per_resolved: 2, funnel: { build: 3, poc: 2, function_test: 2, intent_test: 1 } });
+    expect(json.groups[0].interval[0]).toBeCloseTo(0.026677342, 8);
+    expect(json.groups[0].interval[1]).toBeCloseTo(0.802132544, 8);
+    expect(json.groups[1]).toMatchObject({ agent: "reference", model: "none", trials: 4, resolved: 3, rate: 0.75, graded: 3, rate_without_infra: 1, pass_at_k: { "1": 1 }, errors: { infra: 1 }, cost_per_resolved: 0 });
+    expect(json.groups[1].interval[0]).toBeCloseTo(0.197867456, 8);
+    expect(json.groups[1].interval_without_infra).toEqual([expect.closeTo(0.342380228, 8), 1]);
     expect(json.tasks["task-b"]["reference/none"]).toEqual({ passed: 1, graded: 1, errors: 1 });
   });
 
@@ -78,7 +98,7 @@ describe("ssebench results", () => {
     writeFileSync(join(dir, "t", "none", "dummy", "big", "summary.json"), Buffer.alloc(16 * 1024 * 1024 + 1, 32));
     const r = await ssebench(["results", dir]);
     expect(r.stdout.split("\n").slice(-4)).toEqual(["TASK (passed/graded)  dummy/none", "one@1/t               0/1", "two@1/t               1/1", ""]);
-    expect(r.stdout.split("\n")[1]).toStartWith("dummy/none   2       1  ");
+    expect(r.stdout.split("\n")[1]).toStartWith("dummy/none   2       2      1  ");
     // The symlinked summary.json is not a run folder's (lstat type): skipped without a word.
     expect(r.stderr.split("\n").filter(Boolean)).toEqual([`Ignoring ${join(dir, "t", "none", "dummy", "big", "summary.json")}: is larger than 16777216 bytes`]);
   });
@@ -134,7 +154,7 @@ describe("ssebench results", () => {
     const json = JSON.parse((await ssebench(["results", dir, "--json"])).stdout);
     expect(json.groups[0].oracle).toEqual({ reviewed: 4, verdicts: { equivalent: 1, wrong: 2, unsure: 1 }, compared: 3, agrees: 2 });
     const csv = (await ssebench(["results", dir, "--csv"])).stdout.split("\n");
-    expect(csv[0]).toEndWith(",errors,oracle_reviewed,oracle_compared,oracle_agrees");
+    expect(csv[0]).toEndWith(",errors,funnel_build,funnel_poc,funnel_function_test,funnel_intent_test,oracle_reviewed,oracle_compared,oracle_agrees");
     expect(csv[1]).toEndWith(",4,3,2");
   });
 

@@ -1,6 +1,6 @@
-/** Wilson intervals and the unbiased pass@k, against values worked out by hand. */
+/** Wilson intervals (of trials and over tasks) and the unbiased pass@k, against values worked out by hand. */
 import { describe, expect, test } from "bun:test";
-import { meanPassAtK, passAtK, wilson } from "../../src/results/stats.ts";
+import { meanPassAtK, passAtK, tasksInterval, wilson } from "../../src/results/stats.ts";
 
 describe("wilson", () => {
   test("95 % intervals", () => {
@@ -12,6 +12,21 @@ describe("wilson", () => {
     expect(wilson(1, 1)[0]).toBeCloseTo(0.206549, 6);
     expect(wilson(1, 1)[1]).toBe(1);
     expect(wilson(0, 0)).toEqual([0, 0]);
+  });
+});
+
+describe("the interval over tasks", () => {
+  test("the Wilson interval of the tasks' means, n = tasks", () => {
+    // Three tasks resolved in 2/2, 1/2 and 0/2 of their trials: p = 1.5/3 over n = 3 (not 3/6 over 6 trials).
+    const [lo, hi] = tasksInterval([1, 0.5, 0]);
+    expect(lo).toBeCloseTo(0.125334472, 8);
+    expect(hi).toBeCloseTo(0.874665528, 8);
+    // Nine tasks never resolved: not a point at 0 %.
+    expect(tasksInterval(Array(9).fill(0))[0]).toBe(0);
+    expect(tasksInterval(Array(9).fill(0))[1]).toBeCloseTo(0.299145048, 8);
+    expect(tasksInterval([1, 1, 0.5, 0])).toEqual(wilson(2.5, 4));
+    expect(tasksInterval([1, 1, 0.5, 0])[0]).toBeCloseTo(0.219426520, 8);
+    expect(tasksInterval([])).toEqual([0, 0]);
   });
 });
 
