@@ -4,7 +4,8 @@ import { usageError } from "../errors.ts";
 import { flips, score } from "./aggregate.ts";
 import { loadSource, type TrialRow } from "./load.ts";
 import { msg } from "./messages.ts";
-import { renderCsv, renderFlips, renderScores } from "./render.ts";
+import { renderCsv, renderDateSplit, renderFlips, renderScores } from "./render.ts";
+import { splitByDate } from "./split.ts";
 
 export interface ResultsArgs {
   sources: string[];
@@ -12,6 +13,9 @@ export interface ResultsArgs {
   json: boolean;
   csv: boolean;
   compare: boolean;
+  /** --split-by and --cutoff as given */
+  splitBy?: string;
+  cutoff?: string;
 }
 
 /** Rows of several sources, a run folder named twice counted once. */
@@ -30,8 +34,24 @@ export function rowsOf(sources: readonly string[], results: string): TrialRow[] 
   return rows;
 }
 
+const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+
+/** The cutoff of --split-by date, checked; undefined without --split-by. */
+function splitCutoff(args: ResultsArgs): string | undefined {
+  if (args.splitBy === undefined) {
+    if (args.cutoff !== undefined) throw usageError(msg.cutoffAlone());
+    return undefined;
+  }
+  if (args.splitBy !== "date") throw usageError(msg.splitBy(args.splitBy));
+  if (args.csv || args.compare) throw usageError(msg.splitWith(args.csv ? "--csv" : "--compare"));
+  if (args.cutoff === undefined) throw usageError(msg.cutoffMissing());
+  if (!isDay(args.cutoff)) throw usageError(msg.cutoffBad(args.cutoff));
+  return args.cutoff;
+}
+
 export function resultsCommand(args: ResultsArgs): number {
   if (args.json && args.csv) throw usageError(msg.jsonAndCsv());
+  const cutoff = splitCutoff(args);
   if (args.compare) {
     const [a, b, ...rest] = args.sources;
     if (a === undefined || b === undefined || rest.length > 0) throw usageError(msg.compareArgs());
@@ -40,7 +60,14 @@ export function resultsCommand(args: ResultsArgs): number {
     else out(list.length > 0 ? renderFlips(list, a, b) : msg.flipsNone(a, b));
     return 0;
   }
-  const scores = score(rowsOf(args.sources.length > 0 ? args.sources : [args.results], args.results));
+  const rows = rowsOf(args.sources.length > 0 ? args.sources : [args.results], args.results);
+  if (cutoff !== undefined) {
+    const split = splitByDate(rows, cutoff);
+    if (rows.every((r) => r.published === null)) err(msg.noDays());
+    write(args.json ? renderJson(split) : renderDateSplit(split));
+    return 0;
+  }
+  const scores = score(rows);
   if (args.json) write(renderJson(scores));
   else if (args.csv) write(renderCsv(scores));
   else write(renderScores(scores));

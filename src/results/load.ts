@@ -34,6 +34,8 @@ export interface TrialRow {
   oracle: { verdict: Verdict; agrees: boolean | null } | null;
   /** the checks of grading passed in a row: build, PoC, tests, hidden tests (0–4; funnel.ts) */
   stages: number;
+  /** the day the task's vulnerability was published (YYYY-MM-DD, summary.json provenance.task_dates), null when not recorded */
+  published: string | null;
 }
 
 export const REVIEW_MAX_BYTES = 1024 * 1024;
@@ -89,6 +91,8 @@ const realOr = (path: string) => {
 const str = (v: unknown, fallback = "?") => (typeof v === "string" && v.length > 0 ? v : fallback);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
 const STATUSES = new Set(["passed", "failed", "error"]);
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const day = (v: unknown) => (typeof v === "string" && DAY.test(v) ? v : null);
 
 /** The oracle's verdict from <run dir>/oracle-review.json (written as root in the run); null without one. */
 function oracleOf(runDir: string, grade: TrialRow["status"], warn: (line: string) => void): TrialRow["oracle"] {
@@ -132,6 +136,7 @@ export function summaryRow(runDir: string, warn: (line: string) => void): TrialR
     runDir,
     oracle: oracleOf(runDir, status, warn),
     stages: stagesPassed(p, status),
+    published: day(s.provenance?.task_dates?.published),
   };
 }
 
@@ -151,6 +156,7 @@ export function recordRow(job: JobFile, r: TrialRecord): TrialRow {
     oracle: null,
     // Without its run folder only the grade is known: a passed trial passed every stage.
     stages: r.status === "passed" ? 4 : 0,
+    published: null,
   };
 }
 

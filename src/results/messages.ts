@@ -5,5 +5,11 @@ export const msg = {
   unreadable: (file: string, detail: string) => `Ignoring ${file}: ${detail}`,
   compareArgs: () => "--compare takes two jobs or folders: ssebench results --compare JOB_A JOB_B",
   jsonAndCsv: () => "--json and --csv cannot be combined",
+  splitBy: (value: string) => `--split-by takes date (got '${value}')`,
+  cutoffMissing: () => "--split-by date needs --cutoff YYYY-MM-DD: tasks published before that day against those published on or after it",
+  cutoffBad: (value: string) => `--cutoff must be a day, YYYY-MM-DD (got '${value}')`,
+  cutoffAlone: () => "--cutoff goes with --split-by date",
+  splitWith: (flag: string) => `--split-by does not go with ${flag}`,
+  noDays: () => "No task has a recorded day of publication (summary.json provenance.task_dates): runs record it from the task's upstream/sources.yaml",
   flipsNone: (a: string, b: string) => `No task changed between ${a} and ${b}`,
 } as const;

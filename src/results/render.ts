@@ -2,6 +2,7 @@
 import { renderTable } from "../output/terminal.ts";
 import { type Flip, type GroupScore, groupLabel, type Scores, type TaskCell } from "./aggregate.ts";
 import { FUNNEL_STAGES } from "./funnel.ts";
+import type { DateSplit } from "./split.ts";
 
 /** Untrusted names (they come from run folders) never reach the terminal as control characters. */
 const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "\uFFFD");
@@ -98,4 +99,24 @@ export function renderFlips(list: readonly Flip[], a: string, b: string): string
     ["TASK", "AGENT/MODEL", printable(a), printable(b), "CHANGE"],
     list.map((f) => [printable(f.task), printable(f.group), cellText(f.a), cellText(f.b), f.change]),
   );
+}
+
+const points = (x: number) => `${x > 0 ? "+" : ""}${(x * 100).toFixed(1)}`;
+
+/** --split-by date: each group's rate on both sides and their difference, then both sides' tables. */
+export function renderDateSplit(split: DateSplit): string {
+  const side = (s: Scores, group: string) => s.groups.find((g) => groupLabel(g.agent, g.model) === group);
+  const rows = split.differences.map((d) => {
+    const key = groupLabel(d.agent, d.model);
+    const [b, a] = [side(split.before, key), side(split.after, key)];
+    const cells = (g: GroupScore | undefined) => (g ? [String(g.tasks), pct(g.rate), interval(g.interval)] : ["0", "-", "-"]);
+    const diff = d.difference === null || d.interval === null ? ["-", "-"] : [`${points(d.difference)} pts`, `${points(d.interval[0])} to ${points(d.interval[1])} pts`];
+    return [printable(key), ...cells(b), ...cells(a), ...diff];
+  });
+  const taskCount = (s: Scores) => Object.keys(s.tasks).length;
+  const undated = split.undated.length > 0 ? `; ${split.undated.length} without a day, left out: ${split.undated.map(printable).join(", ")}` : "";
+  const head = `Tasks by the day they were published: ${taskCount(split.before)} before ${split.cutoff}, ${taskCount(split.after)} on or after it${undated}\n`;
+  const table = renderTable(["AGENT/MODEL", "TASKS BEFORE", "RATE", "95% CI", "TASKS AFTER", "RATE", "95% CI", "AFTER - BEFORE", "95% CI"], rows);
+  const groups = (title: string, s: Scores) => `\n${title}\n${s.groups.length > 0 ? renderGroups(s) : "no task\n"}`;
+  return `${head}\n${table}95% CI of a rate: ${split.before.interval_method}; of a difference: ${split.difference_method}\n${groups(`Published before ${split.cutoff}:`, split.before)}${groups(`Published on or after ${split.cutoff}:`, split.after)}`;
 }

@@ -1,6 +1,6 @@
 /**
- * The scores of `ssebench results`: the Wilson interval of a rate (over tasks: see tasksInterval)
- * and the unbiased pass@k. No I/O.
+ * The scores of `ssebench results`: the Wilson interval of a rate (over tasks: see tasksInterval),
+ * Newcombe's interval of a difference of two such rates, and the unbiased pass@k. No I/O.
  */
 
 /** z for a two-sided 95 % interval */
@@ -32,6 +32,23 @@ export function wilson(x: number, n: number, z = Z95): [number, number] {
  */
 export function tasksInterval(means: readonly number[]): [number, number] {
   return wilson(means.reduce((s, m) => s + m, 0), means.length);
+}
+
+/** A rate with its interval: the inputs of a difference. */
+export interface RateInterval {
+  rate: number;
+  interval: [number, number];
+}
+
+/**
+ * Newcombe's hybrid score interval of b.rate - a.rate (method 10 of Newcombe 1998), from the two
+ * rates' own Wilson intervals; the samples are independent (two disjoint sets of tasks).
+ */
+export function differenceInterval(a: RateInterval, b: RateInterval): [number, number] {
+  const d = b.rate - a.rate;
+  const [la, ua] = a.interval;
+  const [lb, ub] = b.interval;
+  return [d - Math.sqrt((b.rate - lb) ** 2 + (ua - a.rate) ** 2), d + Math.sqrt((ub - b.rate) ** 2 + (a.rate - la) ** 2)];
 }
 
 /**

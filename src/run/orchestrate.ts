@@ -33,6 +33,7 @@ import { buildLayers, type Images, lookUpLayers } from "./run-layers.ts";
 import { containerSpec, runConfig } from "./run-spec.ts";
 import { diskUse } from "./record/safe-read.ts";
 import { toolTag } from "./layers/tool-layers.ts";
+import { readTaskDates } from "./layers/upstream-sources.ts";
 import { type RunPlan, validateRun } from "./validate.ts";
 
 /** Milliseconds per phase of the run, for summary.json and SSEBENCH_DEBUG. */
@@ -238,6 +239,7 @@ async function recordOutcome(run: Run): Promise<RunOutcome> {
       dataset: plan.task.dataset,
       agent: { name: plan.agent.name, version: plan.agent.version ?? VERSION, image: images.sidecarId ?? images.agentId },
       job: opts.job ?? null,
+      task_dates: await readTaskDates(plan.task.case.folder),
     },
     agentRun: agentSummary,
   });

@@ -158,6 +158,58 @@ describe("ssebench results", () => {
     expect(csv[1]).toEndWith(",4,3,2");
   });
 
+  test("--split-by date --cutoff: tasks published before a day beside those published on or after it", async () => {
+    const dir = join(root, "dated");
+    let n = 0;
+    const plausible = { build_success: true, pov_passed: 1, pov_total: 1, func_test_success: true, intent_test_success: false };
+    const days: [string, string | undefined][] = [["old-1", "2024-03-01"], ["old-2", "2024-12-31"], ["new-1", "2025-01-01"], ["new-2", "2025-06-01"], ["no-day", undefined]];
+    for (const [task, published] of days) {
+      // Agent a resolves each old task once in two trials, no new one; agent b only new-1.
+      writeRun(dir, { task, agent: "a", model: "m", attempt: 1, status: task.startsWith("old") ? "passed" : "failed", published }, `r${n++}`);
+      writeRun(dir, { task, agent: "a", model: "m", attempt: 2, status: "failed", published, verdicts: plausible }, `r${n++}`);
+      writeRun(dir, { task, agent: "b", model: "m", attempt: 1, status: task === "new-1" ? "passed" : "failed", published }, `r${n++}`);
+    }
+    const r = await ssebench(["results", dir, "--split-by", "date", "--cutoff", "2025-01-01"]);
+    expect(r.stderr).toBe("");
+    // a: 0.5 over 2 tasks before (Wilson 9.5-90.5 %), 0 over 2 after (0-65.8 %): -50 points, Newcombe
+    // -50 - sqrt(0^2 + 40.55^2) to -50 + sqrt(65.76^2 + 40.55^2) = -90.5 to +27.3; b the mirror.
+    expect(r.stdout.split("\n").slice(0, 7)).toEqual([
+      "Tasks by the day they were published: 2 before 2025-01-01, 2 on or after it; 1 without a day, left out: no-day",
+      "",
+      "AGENT/MODEL  TASKS BEFORE  RATE   95% CI     TASKS AFTER  RATE   95% CI     AFTER - BEFORE  95% CI",
+      "a/m          2             50.0%  9.5-90.5%  2            0.0%   0.0-65.8%  -50.0 pts       -90.5 to +27.3 pts",
+      "b/m          2             0.0%   0.0-65.8%  2            50.0%  9.5-90.5%  +50.0 pts       -27.3 to +90.5 pts",
+      "95% CI of a rate: Wilson score interval over tasks, each task's mean over its trials; of a difference: Newcombe's hybrid score interval from both sides' intervals",
+      "",
+    ]);
+    expect(r.stdout).toContain("Published before 2025-01-01:\nAGENT/MODEL  TRIALS  TASKS  RESOLVED  RATE   95% CI");
+    expect(r.stdout).toContain("Published on or after 2025-01-01:\n");
+    const json = JSON.parse((await ssebench(["results", dir, "--split-by", "date", "--cutoff", "2025-01-01", "--json"])).stdout);
+    expect(Object.keys(json)).toEqual(["by", "cutoff", "before", "after", "differences", "difference_method", "undated"]);
+    expect(Object.keys(json.before.tasks)).toEqual(["old-1", "old-2"]);
+    expect(Object.keys(json.after.tasks)).toEqual(["new-1", "new-2"]);
+    expect(json.undated).toEqual(["no-day"]);
+    expect(json.before.groups[0]).toMatchObject({ agent: "a", rate: 0.5, funnel: { build: 4, poc: 4, function_test: 4, intent_test: 2 } });
+    expect(json.differences[0]).toMatchObject({ agent: "a", model: "m", before: 0.5, after: 0, difference: -0.5 });
+    expect(json.differences[0].interval[0]).toBeCloseTo(-0.905468794, 8);
+    expect(json.differences[0].interval[1]).toBeCloseTo(0.272572785, 8);
+  });
+
+  test("--split-by's flags: one line each, exit 2; runs without days are said", async () => {
+    const bad = async (args: string[], line: string) => {
+      const r = await results(["a", ...args]);
+      expect([r.exitCode, r.stderr.trim()]).toEqual([2, line]);
+    };
+    await bad(["--split-by", "dates", "--cutoff", "2025-01-01"], msg.splitBy("dates"));
+    await bad(["--split-by", "date"], msg.cutoffMissing());
+    await bad(["--split-by", "date", "--cutoff", "2025-02-30"], msg.cutoffBad("2025-02-30"));
+    await bad(["--cutoff", "2025-01-01"], msg.cutoffAlone());
+    await bad(["--split-by", "date", "--cutoff", "2025-01-01", "--csv"], msg.splitWith("--csv"));
+    const r = await results(["a", "--split-by", "date", "--cutoff", "2025-01-01"]);
+    expect([r.exitCode, r.stderr.trim()]).toEqual([0, msg.noDays()]);
+    expect(r.stdout.split("\n")[0]).toBe("Tasks by the day they were published: 0 before 2025-01-01, 0 on or after it; 2 without a day, left out: task-a, task-b");
+  });
+
   test("nothing there: one line, exit 1", async () => {
     const r = await ssebench(["results", "no-such-job", "--results", root]);
     expect(r.exitCode).toBe(1);

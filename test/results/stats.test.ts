@@ -1,6 +1,6 @@
-/** Wilson intervals (of trials and over tasks) and the unbiased pass@k, against values worked out by hand. */
+/** Wilson intervals (of trials and over tasks), Newcombe's difference and the unbiased pass@k, against values worked out by hand or published. */
 import { describe, expect, test } from "bun:test";
-import { meanPassAtK, passAtK, tasksInterval, wilson } from "../../src/results/stats.ts";
+import { differenceInterval, meanPassAtK, passAtK, tasksInterval, wilson } from "../../src/results/stats.ts";
 
 describe("wilson", () => {
   test("95 % intervals", () => {
@@ -27,6 +27,15 @@ describe("the interval over tasks", () => {
     expect(tasksInterval([1, 1, 0.5, 0])).toEqual(wilson(2.5, 4));
     expect(tasksInterval([1, 1, 0.5, 0])[0]).toBeCloseTo(0.219426520, 8);
     expect(tasksInterval([])).toEqual([0, 0]);
+  });
+  test("Newcombe's interval of a difference (his 1998 example: 56/70 against 48/80 gives 0.0524 to 0.3339)", () => {
+    const [lo, hi] = differenceInterval({ rate: 48 / 80, interval: wilson(48, 80) }, { rate: 56 / 70, interval: wilson(56, 70) });
+    expect(lo).toBeCloseTo(0.0524315, 6);
+    expect(hi).toBeCloseTo(0.3338727, 6);
+    // 1 of 2 tasks before, 0 of 2 after.
+    const [dlo, dhi] = differenceInterval({ rate: 0.5, interval: tasksInterval([1, 0]) }, { rate: 0, interval: tasksInterval([0, 0]) });
+    expect(dlo).toBeCloseTo(-0.905468794, 8);
+    expect(dhi).toBeCloseTo(0.272572785, 8);
   });
 });
 

@@ -99,6 +99,14 @@ export interface Provenance {
   agent: { name: string; version: string; image: string | null };
   /** the job the run was a trial of, else null */
   job: string | null;
+  /** the days of the task's vulnerability, from its upstream/sources.yaml (nulls without one) */
+  task_dates: TaskDates;
+}
+
+/** YYYY-MM-DD: `published` the day the vulnerability was published, `fixed` the day of the fix's release. */
+export interface TaskDates {
+  published: string | null;
+  fixed: string | null;
 }
 
 /** How the agent ran (src/run/record/agent-record.ts); which agent and version: `provenance.agent`. */

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeCause, UserError } from "../../errors.ts";
 import { checkUpstreamSources, type PinnedFile, type SourcesDocument } from "../../formats/upstream-sources/upstream-sources-check.ts";
+import type { TaskDates } from "../../formats/run/summary.ts";
 import { msg } from "../messages.ts";
 
 export const SOURCES_FILE = join("upstream", "sources.yaml");
@@ -35,6 +36,21 @@ export async function readPinnedSources(folder: string): Promise<PinnedSources |
   const read = readYamlFile(file);
   if (!read.ok) throw new UserError(msg.sourcesInvalid(file, read.cause));
   return checkPinnedSources(file, read.data);
+}
+
+/**
+ * The days of the task's vulnerability from `<folder>/upstream/sources.yaml`, for the run's record
+ * (summary.json provenance.task_dates, which `results --split-by date` reads). Nulls when the run
+ * has no task folder (an image pulled by digest), the task pins no sources, or the file is not valid
+ * (the build, not the record, says so).
+ */
+export async function readTaskDates(folder: string | undefined): Promise<TaskDates> {
+  const none = { published: null, fixed: null };
+  if (folder === undefined || !existsSync(join(folder, SOURCES_FILE))) return none;
+  const { readYamlFile } = await import("../../dataset/yaml-file.ts");
+  const read = readYamlFile(join(folder, SOURCES_FILE));
+  const checked = read.ok ? checkUpstreamSources(read.data) : undefined;
+  return checked?.ok ? { published: checked.value.published, fixed: checked.value.fixed } : none;
 }
 
 /** The checked form of a parsed sources.yaml (the format: src/formats/upstream-sources/upstream-sources-check.ts); its first problem otherwise. */

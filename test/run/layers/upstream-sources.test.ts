@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkPinnedSources, fetchPinnedSources, readPinnedSources, stageUpstreamContext } from "../../../src/run/layers/upstream-sources.ts";
+import { checkPinnedSources, fetchPinnedSources, readPinnedSources, readTaskDates, stageUpstreamContext } from "../../../src/run/layers/upstream-sources.ts";
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 const served: Record<string, string> = { "/pool/x_1.0-1.dsc": "dsc text\n", "/pool/x_1.0.orig.tar.gz": "orig bytes" };
@@ -147,5 +147,23 @@ describe("pinned upstream sources", () => {
     const blocker = join(root, `blocker-${++n}`);
     writeFileSync(blocker, "a file where the cache folder would be");
     expect(await failure(stageUpstreamContext(folder, { cacheDir: blocker }))).toStartWith(`Cannot write the sources cache ${blocker}: ENOTDIR`);
+  });
+});
+
+describe("readTaskDates (the run's record of the task's days)", () => {
+  const debian = join(import.meta.dir, "..", "..", "..", "datasets", "debian");
+  test("a Debian task's published and fixed days, unquoted YAML dates read as days", async () => {
+    expect(await readTaskDates(join(debian, "cjson-cve-2023-53154"))).toEqual({ published: "2025-05-23", fixed: "2025-06-13" });
+  });
+  test("nulls without a folder, without sources.yaml, without the fields, or for a file that is not valid", async () => {
+    const none = { published: null, fixed: null };
+    expect(await readTaskDates(undefined)).toEqual(none);
+    expect(await readTaskDates(join(import.meta.dir, "..", "..", "..", "datasets", "demo", "htmlesc-quote-overflow"))).toEqual(none);
+    const { folder } = task(good());
+    expect(await readTaskDates(folder)).toEqual(none);
+    writeFileSync(join(folder, "upstream", "sources.yaml"), "package: x\nversion: 1\npublished: 2024-02-30\nfiles: []\n");
+    expect(await readTaskDates(folder)).toEqual(none);
+    writeFileSync(join(folder, "upstream", "sources.yaml"), `package: x\nversion: '1'\npublished: '2024-02-29'\nfiles:\n- url: ${base}/pool/x_1.0-1.dsc\n  sha256: ${"a".repeat(64)}\n`);
+    expect(await readTaskDates(folder)).toEqual({ published: "2024-02-29", fixed: null });
   });
 });
