@@ -379,6 +379,22 @@ export const MUTATIONS: Mutation[] = [
     tests: ["test/gateway/budget.test.ts"],
   },
   {
+    name: "gemini-candidates-one",
+    what: "a gemini call asking for several candidates is reserved for one answer, so candidateCount multiplies its output past the budget",
+    file: "src/gateway/wires/gemini.ts",
+    from: "answers: Math.max(1, ...given(body, COUNTS))",
+    to: "answers: 1",
+    tests: ["test/gateway/budget.test.ts"],
+  },
+  {
+    name: "gemini-hosted-tools-kept",
+    what: "a gemini request's googleSearch, codeExecution and urlContext reach the vendor, which searches the internet for the agent",
+    file: "src/gateway/hosted-tools.ts",
+    from: "  if (wire === \"gemini\") return stripGeminiTools(body);\n",
+    to: "  if (wire === \"gemini\") return [];\n",
+    tests: ["test/gateway/policy.test.ts"],
+  },
+  {
     name: "gateway-calls-uncapped",
     what: "a run may have any number of calls in flight, so one agent's stalled requests take the file descriptors every run of the job shares",
     file: "src/gateway/app.ts",

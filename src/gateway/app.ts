@@ -1,6 +1,8 @@
 /**
- * The gateway's Hono app: the three wires (Anthropic Messages + count_tokens, OpenAI Chat
- * Completions, OpenAI Responses) and GET /models, at /v1/... and without /v1. Each call: the run's
+ * The gateway's Hono app: the four wires (Anthropic Messages + count_tokens, OpenAI Chat
+ * Completions, OpenAI Responses at /v1/... and without /v1; Gemini generateContent,
+ * streamGenerateContent and countTokens at /v1beta/models/{model}:{method}, /v1/… and without a
+ * version) and GET /models. Each call: the run's
  * key (401 unknown, 403 another model), a slot among the run's calls in flight (429 beyond), the
  * body within its bounds (413, 408), hosted tools stripped, the model renamed to the upstream's,
  * the call's worst case reserved against the budget (400 when nothing fits: 429 makes agents retry
@@ -11,7 +13,7 @@ import { Hono } from "hono";
 import type { Wire } from "../formats/models/model-types.ts";
 import { noUsage } from "../formats/models/model-usage.ts";
 import { type Reservation, reserve } from "./budget.ts";
-import { type Call, record, type Route } from "./call.ts";
+import { type Call, isCount, record, type Route, routeWire } from "./call.ts";
 import { forward } from "./forward.ts";
 import { stripHostedTools } from "./hosted-tools.ts";
 import type { RunKey } from "./keys.ts";
@@ -20,31 +22,52 @@ import { DEFAULT_LIMITS, type GatewayLimits, readRequestBody } from "./limits.ts
 import { msg } from "./messages.ts";
 import { providerError } from "./provider-errors.ts";
 import { ADAPTERS } from "./wires/adapters.ts";
+import { type GeminiMethod, geminiTarget } from "./wires/gemini.ts";
 import { bodyShape, MAX_DEPTH } from "./wires/walk.ts";
 import type { Json } from "./wires/wire-adapter.ts";
 
-const UPSTREAM_PATHS: Record<Route, string> = {
+const UPSTREAM_PATHS: Record<Exclude<Route, "gemini" | "gemini_count_tokens">, string> = {
   anthropic: "/messages",
   count_tokens: "/messages/count_tokens",
   chat: "/chat/completions",
   responses: "/responses",
 };
+
+/** What a gemini path names: the model and the method (the other wires name the model in the body). */
+interface PathTarget {
+  model: string;
+  method: GeminiMethod;
+}
 const PASSED_HEADERS = ["accept", "anthropic-version", "anthropic-beta", "openai-beta"];
 
-/** The key a client sent, in any of the usual headers. */
-export function clientKey(headers: Headers): string | undefined {
+/** The key a client sent, in any of the usual headers (gemini clients: x-goog-api-key, or `?key=`). */
+export function clientKey(headers: Headers, url?: string): string | undefined {
   const bearer = headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  return bearer ?? headers.get("x-api-key") ?? headers.get("api-key") ?? undefined;
+  const header = bearer ?? headers.get("x-api-key") ?? headers.get("api-key") ?? headers.get("x-goog-api-key");
+  return header ?? (url ? (new URL(url).searchParams.get("key") ?? undefined) : undefined);
 }
 
 export type KeyLookup = (key: string) => RunKey | undefined;
 
-function upstreamRequest(run: RunKey, route: Route, incoming: Request, body: string, signal: AbortSignal): Request {
-  const { config, key } = run.model;
+/** The upstream's URL: its base and the route's path; a gemini path names the upstream model and the method. */
+function upstreamUrl(run: RunKey, route: Route, incoming: Request, target: PathTarget | undefined): string {
+  const { config } = run.model;
   const base = (config.base_url ?? "http://scripted.invalid/v1").replace(/\/+$/, "");
-  // The agent's query string stays here: only anthropic's ?beta=true (claude-code's) goes on, as itself.
-  const beta = route === "anthropic" && new URL(incoming.url).searchParams.get("beta") === "true";
-  const url = `${base}${UPSTREAM_PATHS[route]}${beta ? "?beta=true" : ""}`;
+  const query = new URL(incoming.url).searchParams;
+  // The agent's query string stays here: only anthropic's ?beta=true (claude-code's) and gemini's
+  // ?alt=sse (a stream as server-sent events, not one JSON array) go on, as themselves.
+  if (route === "gemini" || route === "gemini_count_tokens") {
+    const model = encodeURIComponent(config.upstream_model ?? config.name);
+    const sse = target?.method === "streamGenerateContent" && query.get("alt") === "sse";
+    return `${base}/models/${model}:${target?.method ?? "generateContent"}${sse ? "?alt=sse" : ""}`;
+  }
+  const beta = route === "anthropic" && query.get("beta") === "true";
+  return `${base}${UPSTREAM_PATHS[route]}${beta ? "?beta=true" : ""}`;
+}
+
+function upstreamRequest(run: RunKey, route: Route, incoming: Request, target: PathTarget | undefined, body: string, signal: AbortSignal): Request {
+  const { key } = run.model;
+  const url = upstreamUrl(run, route, incoming, target);
   const headers = new Headers({ "content-type": "application/json", "user-agent": "ssebench-gateway" });
   for (const name of PASSED_HEADERS) {
     const value = incoming.headers.get(name);
@@ -53,6 +76,8 @@ function upstreamRequest(run: RunKey, route: Route, incoming: Request, body: str
   if (route === "anthropic" || route === "count_tokens") {
     if (!headers.has("anthropic-version")) headers.set("anthropic-version", "2023-06-01");
     if (key) headers.set("x-api-key", key);
+  } else if (route === "gemini" || route === "gemini_count_tokens") {
+    if (key) headers.set("x-goog-api-key", key);
   } else if (key) headers.set("authorization", `Bearer ${key}`);
   return new Request(url, { method: "POST", headers, body, signal });
 }
@@ -82,8 +107,8 @@ function closing(response: Response): Response {
   return response;
 }
 
-async function handle(s: Serving, route: Route, incoming: Request, server: Server<undefined> | undefined): Promise<Response> {
-  const sent = clientKey(incoming.headers);
+async function handle(s: Serving, route: Route, incoming: Request, server: Server<undefined> | undefined, target?: PathTarget): Promise<Response> {
+  const sent = clientKey(incoming.headers, incoming.url);
   if (!sent) return closing(providerError(route, 401, msg.noKey()));
   const run = s.lookup(sent);
   if (!run) return closing(providerError(route, 401, msg.unknownKey()));
@@ -116,14 +141,14 @@ async function handle(s: Serving, route: Route, incoming: Request, server: Serve
     // From here the call's own bounds apply (upstream idle, drain): a paused stream must not be cut.
     server?.timeout(incoming, 0);
     call.request = read.bytes;
-    const prepared = prepare(call, read.bytes, refuse);
+    const prepared = prepare(call, read.bytes, refuse, target);
     if (prepared instanceof Response) return prepared;
     const { body, reservation } = prepared;
-    const forwarding = { call, adapter: ADAPTERS[route === "count_tokens" ? "anthropic" : route], reservation, limits: s.limits, done, upstreamFailed: (detail: string) => s.upstreamFailed(run, detail) };
+    const forwarding = { call, adapter: ADAPTERS[routeWire(route)], reservation, limits: s.limits, done, upstreamFailed: (detail: string) => s.upstreamFailed(run, detail) };
     // The call is forward's now: it frees the slot when the call is settled, a stream's after its end.
     handed = true;
     const text = JSON.stringify(body);
-    return await forward(forwarding, (signal) => upstreamRequest(run, route, incoming, text, signal));
+    return await forward(forwarding, (signal) => upstreamRequest(run, route, incoming, target, text, signal));
   } finally {
     if (!handed) done();
   }
@@ -133,7 +158,7 @@ async function handle(s: Serving, route: Route, incoming: Request, server: Serve
  * The checks of a call's body, the hosted tools stripped, the model renamed and the budget's
  * reservation: the body to forward, or the refusal.
  */
-function prepare(call: Call, raw: Uint8Array, refuse: (status: number, message: string, code?: string) => Response): { body: Json; reservation: Reservation | undefined } | Response {
+function prepare(call: Call, raw: Uint8Array, refuse: (status: number, message: string, code?: string) => Response, target: PathTarget | undefined): { body: Json; reservation: Reservation | undefined } | Response {
   const { run, route } = call;
   let body: Json;
   try {
@@ -142,23 +167,25 @@ function prepare(call: Call, raw: Uint8Array, refuse: (status: number, message: 
   } catch {
     return refuse(400, msg.badJson());
   }
-  call.stream = body.stream === true;
+  // A gemini path names the model and whether the answer streams; the body names neither.
+  call.stream = target ? target.method === "streamGenerateContent" : body.stream === true;
   const { config } = run.model;
-  if (typeof body.model !== "string") return refuse(400, msg.modelNotName());
-  const shape = bodyShape(body);
+  const model = target ? target.model : body.model;
+  if (typeof model !== "string") return refuse(400, msg.modelNotName());
+  const wire: Wire = routeWire(route);
+  const shape = bodyShape(body, wire === "gemini");
   if (shape.tooDeep) return refuse(400, msg.tooDeep(MAX_DEPTH));
-  if (body.model !== config.name) return refuse(403, msg.otherModel(shortened(body.model), config.name));
-  const wire: Wire = route === "count_tokens" ? "anthropic" : route;
+  if (model !== config.name) return refuse(403, msg.otherModel(shortened(model), config.name));
   if (!config.wires.includes(wire)) return refuse(400, msg.wireNotServed(config.name, wire));
   const spent = () => refuse(400, msg.budgetSpent(run.totals.spend, run.budget), "budget_exceeded");
   if (run.totals.spend >= run.budget) return spent();
   const adapter = ADAPTERS[wire];
-  const stored = route === "count_tokens" ? undefined : adapter.storedContent(body);
+  const stored = isCount(route) ? undefined : adapter.storedContent(body);
   if (stored) return refuse(400, msg.storedContent(stored));
   call.stripped = stripHostedTools(wire, config.provider, body);
-  body.model = config.upstream_model ?? config.name;
+  if (!target) body.model = config.upstream_model ?? config.name;
   if (route === "chat" && call.stream) body.stream_options = { ...(body.stream_options as Json | undefined), include_usage: true };
-  if (route === "count_tokens") return { body, reservation: undefined };
+  if (isCount(route)) return { body, reservation: undefined };
   const reservation = reserve(run, adapter, body, Buffer.byteLength(JSON.stringify(body)), shape);
   return reservation ? { body, reservation } : spent();
 }
@@ -170,7 +197,7 @@ function shortened(text: string): string {
 
 /** GET /models (the key's model only) and GET /models/{id} (that model, else 404). */
 function models(lookup: KeyLookup, incoming: Request, id?: string): Response {
-  const sent = clientKey(incoming.headers);
+  const sent = clientKey(incoming.headers, incoming.url);
   const run = sent ? lookup(sent) : undefined;
   if (!run) return providerError("models", 401, sent ? msg.unknownKey() : msg.noKey());
   const { name, provider, wires } = run.model.config;
@@ -194,6 +221,13 @@ export function createGatewayApp(lookup: KeyLookup, caller: Caller = "agent", op
     }
     app.get(`${prefix}/models`, (c) => models(lookup, c.req.raw));
     app.get(`${prefix}/models/:id`, (c) => models(lookup, c.req.raw, c.req.param("id")));
+  }
+  for (const prefix of ["/v1beta", "/v1", ""]) {
+    app.post(`${prefix}/models/:target`, (c) => {
+      const target = geminiTarget(c.req.param("target"));
+      if (!target) return providerError("gemini", 404, msg.notFound(shortened(new URL(c.req.url).pathname)));
+      return handle(serving, target.method === "countTokens" ? "gemini_count_tokens" : "gemini", c.req.raw, c.env, target);
+    });
   }
   app.notFound((c) => providerError("chat", 404, msg.notFound(shortened(new URL(c.req.url).pathname))));
   // Never a stack on the terminal nor in an answer: one line, and a provider-shaped 500.

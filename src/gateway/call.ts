@@ -7,7 +7,18 @@ import type { Usage } from "../formats/models/model-usage.ts";
 import type { RunKey } from "./keys.ts";
 import type { Caller, LedgerEntry } from "./ledger.ts";
 
-export type Route = Wire | "count_tokens";
+/** A wire, or a wire's free token count (anthropic's count_tokens, gemini's countTokens). */
+export type Route = Wire | "count_tokens" | "gemini_count_tokens";
+
+/** The wire a route speaks. */
+export function routeWire(route: Route): Wire {
+  return route === "count_tokens" ? "anthropic" : route === "gemini_count_tokens" ? "gemini" : route;
+}
+
+/** A token count: free, so it is neither metered nor reserved. */
+export function isCount(route: Route): boolean {
+  return route === "count_tokens" || route === "gemini_count_tokens";
+}
 
 export interface Call {
   run: RunKey;

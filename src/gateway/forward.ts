@@ -9,7 +9,7 @@
  */
 import { costOf, noUsage, type Usage } from "../formats/models/model-usage.ts";
 import { type Reservation, release } from "./budget.ts";
-import { type Call, type Ending, record } from "./call.ts";
+import { type Call, type Ending, isCount, record } from "./call.ts";
 import type { GatewayLimits } from "./limits.ts";
 import { msg } from "./messages.ts";
 import { providerError } from "./provider-errors.ts";
@@ -18,7 +18,7 @@ import type { WireAdapter } from "./wires/wire-adapter.ts";
 export interface Forwarding {
   call: Call;
   adapter: WireAdapter;
-  /** undefined for a free call (count_tokens) */
+  /** undefined for a free call (a token count) */
   reservation: Reservation | undefined;
   limits: GatewayLimits;
   /** the call is over: its slot among the run's calls in flight is free */
@@ -151,7 +151,7 @@ export async function forward(f: Forwarding, request: (signal: AbortSignal) => R
     return providerError(call.route, 502, msg.upstreamFailed(detail));
   }
   let usage: Usage | undefined;
-  if (ok(upstream.status) && call.route !== "count_tokens") {
+  if (ok(upstream.status) && !isCount(call.route)) {
     try {
       usage = f.adapter.usageOfBody(JSON.parse(new TextDecoder().decode(read)));
     } catch {

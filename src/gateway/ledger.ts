@@ -28,7 +28,7 @@ export interface LedgerEntry {
   /** the plugin's name (`x-ssebench-plugin`), for plugin calls only */
   plugin: string | null;
   model: string;
-  wire: Wire | "count_tokens" | "models";
+  wire: Wire | "count_tokens" | "gemini_count_tokens" | "models";
   path: string;
   stream: boolean;
   status: number;

@@ -16,9 +16,25 @@ const OPENAI_CODES: Record<number, string> = {
   502: "upstream_error",
 };
 
-export function providerError(wire: Wire | "count_tokens" | "models", status: number, message: string, code?: string): Response {
+/** Google's canonical status names, as the Gemini API puts them beside the HTTP code. */
+const GOOGLE_STATUS: Record<number, string> = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  408: "DEADLINE_EXCEEDED",
+  413: "INVALID_ARGUMENT",
+  429: "RESOURCE_EXHAUSTED",
+  499: "CANCELLED",
+  500: "INTERNAL",
+  504: "DEADLINE_EXCEEDED",
+};
+
+export function providerError(wire: Wire | "count_tokens" | "gemini_count_tokens" | "models", status: number, message: string, code?: string): Response {
   const body =
-    wire === "anthropic" || wire === "count_tokens"
+    wire === "gemini" || wire === "gemini_count_tokens"
+      ? { error: { code: status, message, status: GOOGLE_STATUS[status] ?? (status >= 500 ? "UNAVAILABLE" : "FAILED_PRECONDITION"), ...(code ? { details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: code, domain: "ssebench" }] } : {}) } }
+      : wire === "anthropic" || wire === "count_tokens"
       ? { type: "error", error: { type: ANTHROPIC_TYPES[status] ?? "api_error", message } }
       : {
           error: {

@@ -144,7 +144,7 @@ export const msg = {
     `${where}: agent '${agent}' starts with '${keyword}' (only ARG may come before the first FROM)`,
   agentNoCmd: (where: string, agent: string) => `${where}: agent '${agent}' sets no CMD (the agent's command)`,
   unknownModel: gatewayMsg.unknownModel,
-  agentWiresMissing: () => "an agent that makes model calls lists the wires it speaks (wires: [anthropic, chat, responses] or a part)",
+  agentWiresMissing: () => "an agent that makes model calls lists the wires it speaks (wires: [anthropic, chat, responses, gemini] or a part)",
   wireMismatch: (agent: string, agentWires: readonly string[], model: string, modelWires: readonly string[]) =>
     `The ${agent} agent speaks ${agentWires.join(", ")} but model ${model} speaks ${modelWires.join(", ")}; pick a model with a wire the agent speaks`,
   budget: gatewayMsg.budget,

@@ -8,11 +8,11 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { ModelConfig, Wire } from "../../src/formats/models/model-types.ts";
 import { msg } from "../../src/gateway/messages.ts";
 import { StandIn, type StandInOptions } from "./stand-in.ts";
-import { requestBody, startGateway, WIRE_PATHS } from "./support.ts";
+import { requestBody, startGateway, wirePath } from "./support.ts";
 
 setDefaultTimeout(60_000);
 const PRICE = { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 };
-const WIRES: Wire[] = ["anthropic", "chat", "responses"];
+const WIRES: Wire[] = ["anthropic", "chat", "responses", "gemini"];
 const OUTPUT_LIMIT = 8000;
 
 function setUp(budget: number, options: Partial<StandInOptions> = {}) {
@@ -31,7 +31,9 @@ function setUp(budget: number, options: Partial<StandInOptions> = {}) {
 function body(wire: Wire, stream: boolean, cap: number | undefined): Record<string, unknown> {
   const b = requestBody(wire, "m", { stream, tools: ["bash"] });
   delete b.max_tokens;
-  if (cap !== undefined) b[wire === "anthropic" ? "max_tokens" : wire === "chat" ? "max_completion_tokens" : "max_output_tokens"] = cap;
+  delete b.generationConfig;
+  if (cap !== undefined && wire === "gemini") b.generationConfig = { maxOutputTokens: cap };
+  else if (cap !== undefined) b[wire === "anthropic" ? "max_tokens" : wire === "chat" ? "max_completion_tokens" : "max_output_tokens"] = cap;
   else if (wire === "anthropic") b.max_tokens = OUTPUT_LIMIT;
   return b;
 }
@@ -39,7 +41,7 @@ function body(wire: Wire, stream: boolean, cap: number | undefined): Record<stri
 /** One call; `abandon`: read the first chunk of the answer, then hang up. Returns the status. */
 async function call(url: string, key: string, wire: Wire, opts: { stream: boolean; cap?: number; abandon?: boolean }): Promise<number> {
   const abort = new AbortController();
-  const r = await fetch(`${url}${WIRE_PATHS[wire]}`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: JSON.stringify(body(wire, opts.stream, opts.cap)), signal: abort.signal });
+  const r = await fetch(`${url}${wirePath(wire, "m", opts.stream)}`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: JSON.stringify(body(wire, opts.stream, opts.cap)), signal: abort.signal });
   if (opts.abandon && r.ok) {
     await (r.body as ReadableStream<Uint8Array>).getReader().read();
     abort.abort();
@@ -53,7 +55,7 @@ describe("parallel calls", () => {
   test("8 parallel streamed calls of up to $0.12 each bill no more than a $0.30 budget", async () => {
     const s = setUp(0.3, { paceMs: 5 });
     afterAll(s.stop);
-    const statuses = await Promise.all(Array.from({ length: 8 }, (_, i) => call(s.gw.url, s.gw.run.key, WIRES[i % 3] as Wire, { stream: true, cap: OUTPUT_LIMIT })));
+    const statuses = await Promise.all(Array.from({ length: 8 }, (_, i) => call(s.gw.url, s.gw.run.key, WIRES[i % WIRES.length] as Wire, { stream: true, cap: OUTPUT_LIMIT })));
     await s.settled(8);
     expect(statuses.filter((x) => x === 200).length).toBeGreaterThan(0);
     expect(s.standIn.bill.usd).toBeLessThanOrEqual(0.3);
@@ -70,7 +72,7 @@ describe("parallel calls", () => {
     let calls = 0;
     for (let round = 0; round < 40; round++) {
       const batch = Array.from({ length: 6 }, () => {
-        const wire = WIRES[Math.floor(random() * 3)] as Wire;
+        const wire = WIRES[Math.floor(random() * WIRES.length)] as Wire;
         const stream = random() < 0.7;
         const cap = random() < 0.3 ? undefined : 1 + Math.floor(random() * OUTPUT_LIMIT);
         return call(s.gw.url, s.gw.run.key, wire, { stream, cap, abandon: stream && random() < 0.3 });
@@ -107,7 +109,19 @@ describe("one call", () => {
     expect(s.standIn.bill.caps.at(-1)).toBe(OUTPUT_LIMIT);
     expect(await call(s.gw.url, s.gw.run.key, "responses", { stream: true })).toBe(200);
     expect(s.standIn.bill.caps.at(-1)).toBe(OUTPUT_LIMIT);
-    await s.settled(2);
+    expect(await call(s.gw.url, s.gw.run.key, "gemini", { stream: true })).toBe(200);
+    expect(s.standIn.bill.caps.at(-1)).toBe(OUTPUT_LIMIT);
+    await s.settled(3);
+  });
+
+  test("gemini: candidateCount answers are reserved each, the cap lowered to fit them", async () => {
+    const s = setUp(0.1);
+    afterAll(s.stop);
+    const r = await fetch(`${s.gw.url}${wirePath("gemini", "m", false)}`, { method: "POST", headers: { "x-goog-api-key": s.gw.run.key }, body: JSON.stringify({ ...body("gemini", false, OUTPUT_LIMIT), generationConfig: { maxOutputTokens: OUTPUT_LIMIT, candidateCount: 4 } }) });
+    expect(r.status).toBe(200);
+    expect(s.standIn.bill.caps.at(-1)).toBeLessThan(OUTPUT_LIMIT / 4);
+    await s.settled(1);
+    expect(s.standIn.bill.usd).toBeLessThanOrEqual(0.1);
   });
 
   test("when not even the input fits: today's 400 and message, nothing forwarded", async () => {

@@ -48,7 +48,7 @@ describe("model files", () => {
 
   test("a bad wire, a missing field, a name that is not the file's, provider rules", async () => {
     const file = join(dir.path, "m.yaml");
-    expect(await problem(GOOD.replace("[chat]", "[chat, grpc]"))).toBe(msg.modelFile(file, 6, "wires[1]: Input should be 'anthropic', 'chat' or 'responses'"));
+    expect(await problem(GOOD.replace("[chat]", "[chat, grpc]"))).toBe(msg.modelFile(file, 6, "wires[1]: Input should be 'anthropic', 'chat', 'gemini' or 'responses'"));
     expect(await problem(GOOD.replace("price: {input: 1, output: 2}\n", ""))).toBe(msg.modelFile(file, 1, "price: Field required"));
     expect(await problem(GOOD.replace("name: m", "name: n"))).toBe(msg.modelNameMismatch(file, "n", "m"));
     expect(await problem(GOOD.replace("key_env: K\n", ""))).toBe(`${file}: key_env: required with provider: openai`);

@@ -71,7 +71,7 @@ describe("forwarding to a real HTTP upstream", () => {
       return Response.json({ id: "x", object: "chat.completion", choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 4 } } });
     },
   });
-  const config: ModelConfig = { name: "gpt-test", provider: "other", upstream_model: "vendor-model-7", base_url: `http://127.0.0.1:${upstream.port}/api/v1/`, key_env: "X", wires: ["chat", "responses", "anthropic"], price: PRICE };
+  const config: ModelConfig = { name: "gpt-test", provider: "other", upstream_model: "vendor-model-7", base_url: `http://127.0.0.1:${upstream.port}/api/v1/`, key_env: "X", wires: ["chat", "responses", "anthropic", "gemini"], price: PRICE };
   const gw = startGateway({ config, key: "upstream-secret", upstream: (r) => fetch(r) });
   afterAll(() => {
     gw.stop();
@@ -100,6 +100,18 @@ describe("forwarding to a real HTTP upstream", () => {
     expect(got.headers.get("anthropic-beta")).toBe("claude-code-20250219");
   });
 
+  test("gemini: x-goog-api-key upstream, the upstream model in the path, only ?alt=sse passed on, the body's fields kept", async () => {
+    const body = requestBody("gemini", "gpt-test", { stream: false, tools: ["bash"] });
+    await post(`${gw.url}/v1beta/models/gpt-test:streamGenerateContent?alt=sse&key=${gw.run.key}&x=1`, undefined, body);
+    const got = seen.at(-1) as (typeof seen)[number];
+    expect(got.path).toBe("/api/v1/models/vendor-model-7:streamGenerateContent?alt=sse");
+    expect(got.headers.get("x-goog-api-key")).toBe("upstream-secret");
+    expect(got.headers.get("authorization")).toBeNull();
+    expect(got.body).toEqual(body);
+    await post(`${gw.url}/v1beta/models/gpt-test:generateContent?alt=sse`, gw.run.key, body);
+    expect(seen.at(-1)?.path).toBe("/api/v1/models/vendor-model-7:generateContent");
+  });
+
   test("hosted server tools are stripped from every wire", async () => {
     const responses = requestBody("responses", "gpt-test", { stream: false, tools: ["exec_command"] });
     (responses.tools as unknown[]).push({ type: "web_search", external_web_access: true }, { type: "tool_search" }, { type: "mcp", server_url: "https://x" }, { type: "code_interpreter" });
@@ -123,6 +135,17 @@ describe("forwarding to a real HTTP upstream", () => {
     expect(seen.at(-1)?.body.tools).toBeUndefined();
     expect(seen.at(-1)?.body.tool_choice).toBeUndefined();
     expect(seen.at(-1)?.body.web_search_options).toBeUndefined();
+
+    // gemini: only function declarations stay, in either spelling; a tool object may hold several kinds.
+    const gemini = requestBody("gemini", "gpt-test", { stream: false, tools: ["run_shell_command"] });
+    (gemini.tools as unknown[]).push({ googleSearch: {} }, { code_execution: {}, function_declarations: [{ name: "edit" }] }, { URLCONTEXT: {} }, { googleSearchRetrieval: { dynamicRetrievalConfig: {} } });
+    await post(`${gw.url}/v1beta/models/gpt-test:generateContent`, gw.run.key, gemini);
+    expect(seen.at(-1)?.body.tools).toEqual([{ functionDeclarations: [{ name: "run_shell_command", parameters: { type: "OBJECT" } }] }, { function_declarations: [{ name: "edit" }] }]);
+    expect((await gw.ledger()).at(-1)?.stripped).toEqual(["googleSearch", "code_execution", "URLCONTEXT", "googleSearchRetrieval"]);
+    const searchOnly = { ...requestBody("gemini", "gpt-test", { stream: false }), tools: [{ google_search: {} }], toolConfig: { functionCallingConfig: { mode: "ANY" } } };
+    await post(`${gw.url}/v1beta/models/gpt-test:generateContent`, gw.run.key, searchOnly);
+    expect(seen.at(-1)?.body.tools).toBeUndefined();
+    expect(seen.at(-1)?.body.toolConfig).toBeUndefined();
   });
 });
 

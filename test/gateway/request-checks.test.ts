@@ -19,7 +19,7 @@ const upstream = Bun.serve({
     return Response.json({ id: "x", object: "chat.completion", choices: [], usage: { prompt_tokens: 10, completion_tokens: 5 } });
   },
 });
-const config: ModelConfig = { name: "m", provider: "other", upstream_model: "up", base_url: `http://127.0.0.1:${upstream.port}/v1`, key_env: "X", wires: ["chat", "responses", "anthropic"], price: PRICE };
+const config: ModelConfig = { name: "m", provider: "other", upstream_model: "up", base_url: `http://127.0.0.1:${upstream.port}/v1`, key_env: "X", wires: ["chat", "responses", "anthropic", "gemini"], price: PRICE };
 const gw = startGateway({ config, key: "upstream-secret", upstream: (r) => fetch(r) });
 afterAll(() => {
   gw.stop();
@@ -88,6 +88,36 @@ describe("the agent's query string", () => {
     expect(seen.at(-1)?.path).toBe("/v1/messages?beta=true");
     await post(`${gw.url}/v1/messages?beta=false`, gw.run.key, requestBody("anthropic", "m", { stream: false }));
     expect(seen.at(-1)?.path).toBe("/v1/messages");
+  });
+});
+
+describe("gemini requests", () => {
+  test("cachedContent (content stored at the vendor) is refused in either spelling, in Google's shape", async () => {
+    const before = seen.length;
+    for (const key of ["cachedContent", "cached_content"]) {
+      const r = await post(`${gw.url}/v1beta/models/m:generateContent`, gw.run.key, { ...requestBody("gemini", "m", { stream: false }), [key]: "cachedContents/abc" });
+      expect(r.status).toBe(400);
+      expect(await r.json()).toEqual({ error: { code: 400, message: msg.storedContent("cachedContent"), status: "INVALID_ARGUMENT" } });
+    }
+    expect(seen.length).toBe(before);
+  });
+
+  test("media the bytes do not bound: a file's or a video's allowance is reserved, an image's is less", async () => {
+    // $0.50 fits an image's allowance (10,000 tokens at the dearest input price, $3.75/M) but not a file's (1M tokens).
+    const small = startGateway({ config, key: "upstream-secret", upstream: (r) => fetch(r) }, 0.5);
+    afterAll(small.stop);
+    const withPart = (part: unknown) => {
+      const body = requestBody("gemini", "m", { stream: false });
+      (body.contents as any[])[0].parts.push(part);
+      return body;
+    };
+    const path = `${small.url}/v1beta/models/m:generateContent`;
+    expect((await post(path, small.run.key, withPart({ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }))).status).toBe(200);
+    for (const part of [{ inline_data: { mime_type: "video/mp4", data: "AAAA" } }, { fileData: { fileUri: "https://generativelanguage.googleapis.com/v1beta/files/x" } }]) {
+      const r = await post(path, small.run.key, withPart(part));
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as any).error.details).toEqual([{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "budget_exceeded", domain: "ssebench" }]);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * A loopback provider stand-in for the gateway's money tests: it speaks the anthropic, chat and
- * responses wires over real HTTP on 127.0.0.1, streamed (at a configurable pace) and not, honours
+ * A loopback provider stand-in for the gateway's money tests: it speaks the anthropic, chat,
+ * responses and gemini wires over real HTTP on 127.0.0.1, streamed (at a configurable pace) and not, honours
  * the request's max-tokens field (refusing one above its output limit, as vendors do) and keeps
  * its own bill at the model's prices. It bills as a provider at its most expensive could:
  *  - input: one token per byte of the request as it arrives, plus OVERHEAD_TOKENS (the vendor's own
@@ -43,8 +43,11 @@ export interface Bill {
   caps: (number | undefined)[];
 }
 
-const CAP_FIELDS: Record<Wire, string[]> = { anthropic: ["max_tokens"], chat: ["max_completion_tokens", "max_tokens"], responses: ["max_output_tokens"] };
-const PATHS: [string, Wire][] = [["/messages", "anthropic"], ["/chat/completions", "chat"], ["/responses", "responses"]];
+const CAP_FIELDS: Record<Wire, string[]> = { anthropic: ["max_tokens"], chat: ["max_completion_tokens", "max_tokens"], responses: ["max_output_tokens"], gemini: ["maxOutputTokens"] };
+const PATHS: [string, Wire][] = [["/messages", "anthropic"], ["/chat/completions", "chat"], ["/responses", "responses"], [":generateContent", "gemini"], [":streamGenerateContent", "gemini"]];
+
+/** The object holding a wire's cap and answer count (gemini: generationConfig). */
+const capHolder = (wire: Wire, body: Json): Json => (wire === "gemini" ? ((body.generationConfig as Json | undefined) ?? {}) : body);
 
 export class StandIn {
   readonly bill: Bill = { usd: 0, calls: 0, input: 0, cache_write: 0, output: 0, caps: [] };
@@ -78,23 +81,27 @@ export class StandIn {
     if (!wire) return Response.json({ error: { message: `no route ${path}` } }, { status: 404 });
     const raw = await req.text();
     const body = JSON.parse(raw) as Json;
-    const field = CAP_FIELDS[wire].find((f) => typeof body[f] === "number");
-    const cap = field ? (body[field] as number) : undefined;
+    const holder = capHolder(wire, body);
+    const field = CAP_FIELDS[wire].find((f) => typeof holder[f] === "number");
+    const cap = field ? (holder[field] as number) : undefined;
     this.bill.caps.push(cap);
     if (wire === "anthropic" && cap === undefined) return error(wire, "max_tokens: Field required");
     if (cap !== undefined && (cap < 1 || cap > this.options.outputLimit)) return error(wire, `${field}: ${cap} is outside 1..${this.options.outputLimit}`);
-    const answers = wire === "chat" && typeof body.n === "number" ? body.n : 1;
+    const count = wire === "chat" ? body.n : wire === "gemini" ? holder.candidateCount : undefined;
+    const answers = typeof count === "number" ? count : 1;
     const output = (cap ?? this.options.outputLimit) * answers;
-    const images = (raw.match(/"type":"(image|image_url|input_image)"/g) ?? []).length;
+    const images = (raw.match(/"type":"(image|image_url|input_image)"|"inlineData":/g) ?? []).length;
     const allInput = new TextEncoder().encode(raw).length + OVERHEAD_TOKENS + images * IMAGE_TOKENS;
     const cacheWrite = wire === "anthropic" ? Math.floor(allInput * this.options.cacheWriteShare) : 0;
     const input = allInput - cacheWrite;
     this.bill.calls++;
     const usage = { input, cacheWrite, output };
     const events = Math.max(1, Math.ceil(output / this.options.tokensPerEvent));
-    if (body.stream === true) return this.stream(wire, usage, events, body.stream_options);
+    const streamed = wire === "gemini" ? path.endsWith(":streamGenerateContent") : body.stream === true;
+    if (streamed) return this.stream(wire, usage, events, body.stream_options);
     await Bun.sleep(this.options.paceMs * events);
     this.charge(input, cacheWrite, output);
+    if (wire === "gemini") return Response.json(this.options.noUsage ? { candidates: [] } : { candidates: [{ finishReason: "MAX_TOKENS" }], ...wireUsage(wire, usage) });
     return Response.json(this.options.noUsage ? { id: "r" } : { id: "r", usage: wireUsage(wire, usage) });
   }
 
@@ -112,14 +119,17 @@ export class StandIn {
     const frames = (i: number): string[] => {
       if (i === 0 && wire === "anthropic") return [sse("message_start", { type: "message_start", message: { id: "m", usage: includeUsage ? { input_tokens: usage.input, cache_creation_input_tokens: usage.cacheWrite, cache_read_input_tokens: 0, output_tokens: 1 } : {} } })];
       if (i === 0 && wire === "responses") return [sse("response.created", { type: "response.created", response: { id: "resp_1" } })];
+      if (i === 0 && wire === "gemini") return [`data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts: [{ text: "" }] }, index: 0 }], ...(includeUsage ? { usageMetadata: { promptTokenCount: usage.input } } : {}) })}\n\n`];
       if (i <= events) {
         const text = "tok ".repeat(Math.min(tokensPerEvent, usage.output - (i - 1) * tokensPerEvent));
         if (wire === "anthropic") return [sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })];
         if (wire === "chat") return [`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] })}\n\n`];
+        if (wire === "gemini") return [`data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0 }], ...(includeUsage ? { usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: (i - 1) * tokensPerEvent } } : {}) })}\n\n`];
         return [sse("response.output_text.delta", { type: "response.output_text.delta", delta: text })];
       }
       if (wire === "anthropic") return [sse("message_delta", { type: "message_delta", delta: { stop_reason: "max_tokens" }, ...(includeUsage ? { usage: { output_tokens: usage.output } } : {}) }), sse("message_stop", { type: "message_stop" })];
       if (wire === "chat") return [...(includeUsage ? [`data: ${JSON.stringify({ choices: [], usage: wireUsage("chat", usage) })}\n\n`] : []), "data: [DONE]\n\n"];
+      if (wire === "gemini") return [`data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "MAX_TOKENS", index: 0 }], ...(includeUsage ? wireUsage("gemini", usage) : {}) })}\n\n`];
       return [sse("response.completed", { type: "response.completed", response: { id: "resp_1", status: "incomplete", ...(includeUsage ? { usage: wireUsage("responses", usage) } : {}) } })];
     };
     const body = new ReadableStream<Uint8Array>({
@@ -151,10 +161,12 @@ function sse(event: string, data: Json): string {
 function wireUsage(wire: Wire, u: { input: number; cacheWrite: number; output: number }): Json {
   if (wire === "anthropic") return { input_tokens: u.input, cache_creation_input_tokens: u.cacheWrite, cache_read_input_tokens: 0, output_tokens: u.output };
   if (wire === "chat") return { prompt_tokens: u.input, completion_tokens: u.output };
+  if (wire === "gemini") return { usageMetadata: { promptTokenCount: u.input, candidatesTokenCount: u.output, totalTokenCount: u.input + u.output } };
   return { input_tokens: u.input, output_tokens: u.output };
 }
 
 function error(wire: Wire, message: string): Response {
+  if (wire === "gemini") return Response.json({ error: { code: 400, message, status: "INVALID_ARGUMENT" } }, { status: 400 });
   const body = wire === "anthropic" ? { type: "error", error: { type: "invalid_request_error", message } } : { error: { message, type: "invalid_request_error", param: null, code: null } };
   return Response.json(body, { status: 400 });
 }

@@ -23,7 +23,7 @@ export const SCRIPT: ModelScript = {
   delay_ms: 0,
 };
 
-export function scriptedConfig(name = "scripted-test", wires: Wire[] = ["anthropic", "chat", "responses"]): ModelConfig {
+export function scriptedConfig(name = "scripted-test", wires: Wire[] = ["anthropic", "chat", "responses", "gemini"]): ModelConfig {
   return { name, provider: "scripted", wires, price: PRICE, script: "x.yaml" };
 }
 
@@ -68,6 +68,14 @@ export function requestBody(wire: Wire, model: string, opts: { stream: boolean; 
     }
     return { model, max_tokens: 100, stream: opts.stream, messages, tools: tools.map((name) => ({ name, input_schema: { type: "object" } })) };
   }
+  if (wire === "gemini") {
+    const contents: unknown[] = [{ role: "user", parts: [{ text: "fix it" }] }];
+    for (let i = 0; i < results; i++) {
+      contents.push({ role: "model", parts: [{ functionCall: { name: "bash", args: {} } }] });
+      contents.push({ role: "user", parts: [{ functionResponse: { name: "bash", response: { output: "ok" } } }] });
+    }
+    return { contents, tools: [{ functionDeclarations: tools.map((name) => ({ name, parameters: { type: "OBJECT" } })) }], generationConfig: { maxOutputTokens: 100 } };
+  }
   if (wire === "chat") {
     const messages: unknown[] = [{ role: "user", content: "fix it" }];
     for (let i = 0; i < results; i++) messages.push({ role: "tool", tool_call_id: `c${i}`, content: "ok" });
@@ -80,7 +88,13 @@ export function requestBody(wire: Wire, model: string, opts: { stream: boolean; 
   return { model, stream: opts.stream, input, tools: list };
 }
 
-export const WIRE_PATHS: Record<Wire, string> = { anthropic: "/v1/messages", chat: "/v1/chat/completions", responses: "/v1/responses" };
+export const WIRE_PATHS: Record<Exclude<Wire, "gemini">, string> = { anthropic: "/v1/messages", chat: "/v1/chat/completions", responses: "/v1/responses" };
+
+/** The path of a call on a wire: gemini's names the model and whether it streams (as server-sent events). */
+export function wirePath(wire: Wire, model: string, stream: boolean): string {
+  if (wire !== "gemini") return WIRE_PATHS[wire];
+  return `/v1beta/models/${model}:${stream ? "streamGenerateContent?alt=sse" : "generateContent"}`;
+}
 
 export async function post(url: string, key: string | undefined, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, {

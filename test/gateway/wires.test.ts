@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Wire } from "../../src/formats/models/model-types.ts";
 import { costOf } from "../../src/formats/models/model-usage.ts";
-import { post, PRICE, requestBody, scriptedModel, startGateway, USAGE, WIRE_PATHS } from "./support.ts";
+import { msg } from "../../src/gateway/messages.ts";
+import { post, PRICE, requestBody, scriptedModel, startGateway, USAGE, wirePath } from "./support.ts";
 
 const gw = startGateway(scriptedModel());
 afterAll(() => gw.stop());
@@ -16,7 +17,8 @@ const MODEL = "scripted-test";
 const ANTHROPIC_USAGE = USAGE;
 // The OpenAI wires report no cache writes.
 const OPENAI_USAGE = { ...USAGE, cache_write: 0 };
-const OFFERED: Record<Wire, string[]> = { anthropic: ["Read", "Bash"], chat: ["read", "bash"], responses: ["view_image", "exec_command"] };
+const OFFERED: Record<Wire, string[]> = { anthropic: ["Read", "Bash"], chat: ["read", "bash"], responses: ["view_image", "exec_command"], gemini: ["read_file", "bash"] };
+// The OpenAI and gemini wires report no cache writes.
 const expected = (wire: Wire) => (wire === "anthropic" ? ANTHROPIC_USAGE : OPENAI_USAGE);
 
 function events(text: string): Record<string, unknown>[] {
@@ -27,10 +29,10 @@ function events(text: string): Record<string, unknown>[] {
 }
 
 describe("each wire through the gateway", () => {
-  for (const wire of ["anthropic", "chat", "responses"] as const) {
+  for (const wire of ["anthropic", "chat", "responses", "gemini"] as const) {
     test(`${wire}, not streamed: the first turn's tool call, metered`, async () => {
       const before = gw.run.totals.spend;
-      const r = await post(`${gw.url}${WIRE_PATHS[wire]}`, gw.run.key, requestBody(wire, MODEL, { stream: false, tools: OFFERED[wire] }));
+      const r = await post(`${gw.url}${wirePath(wire, MODEL, false)}`, gw.run.key, requestBody(wire, MODEL, { stream: false, tools: OFFERED[wire] }));
       expect(r.status).toBe(200);
       const body = (await r.json()) as Record<string, any>;
       if (wire === "anthropic") {
@@ -39,6 +41,9 @@ describe("each wire through the gateway", () => {
       } else if (wire === "chat") {
         expect(body.choices[0].message.tool_calls[0].function).toEqual({ name: "bash", arguments: '{"command":"ls"}' });
         expect(body.choices[0].finish_reason).toBe("tool_calls");
+      } else if (wire === "gemini") {
+        expect(body.candidates[0].content).toEqual({ role: "model", parts: [{ text: "Let me look." }, { functionCall: { name: "bash", args: { command: "ls" } } }] });
+        expect(body.candidates[0].finishReason).toBe("STOP");
       } else {
         expect(body.output.map((o: any) => o.type)).toEqual(["message", "function_call"]);
         expect(body.output[1].name).toBe("exec_command");
@@ -49,7 +54,7 @@ describe("each wire through the gateway", () => {
     });
 
     test(`${wire}, streamed: the wire's event sequence passes through, metered from its usage events`, async () => {
-      const r = await post(`${gw.url}${WIRE_PATHS[wire]}`, gw.run.key, requestBody(wire, MODEL, { stream: true, tools: ["Bash", "bash", "exec_command"], results: 2 }));
+      const r = await post(`${gw.url}${wirePath(wire, MODEL, true)}`, gw.run.key, requestBody(wire, MODEL, { stream: true, tools: ["Bash", "bash", "exec_command"], results: 2 }));
       expect(r.status).toBe(200);
       expect(r.headers.get("content-type")).toStartWith("text/event-stream");
       const text = await r.text();
@@ -57,6 +62,12 @@ describe("each wire through the gateway", () => {
       if (wire === "anthropic") {
         expect(evs.map((e) => e.type)).toEqual(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
         expect(text).toContain("event: message_start\n");
+      } else if (wire === "gemini") {
+        // Every chunk is a response with the running usage; the last has the finish reason and the whole usage.
+        expect(evs.every((e: any) => e.usageMetadata.promptTokenCount === USAGE.input + USAGE.cache_read)).toBe(true);
+        expect((evs.at(-1) as any).candidates[0].finishReason).toBe("STOP");
+        expect((evs.at(-1) as any).usageMetadata.candidatesTokenCount).toBe(USAGE.output);
+        expect(evs.slice(0, -1).every((e: any) => e.candidates[0].finishReason === undefined)).toBe(true);
       } else if (wire === "chat") {
         // The gateway asked for the usage chunk (stream_options.include_usage) although the client did not.
         expect((evs.at(-1) as any).usage.completion_tokens).toBe(USAGE.output);
@@ -85,6 +96,37 @@ describe("each wire through the gateway", () => {
     const c = await post(`${gw.url}/v1/messages/count_tokens?beta=true`, gw.run.key, { model: MODEL, messages: [] }, { "x-api-key": gw.run.key });
     expect(await c.json()).toEqual({ input_tokens: USAGE.input });
     expect(gw.run.totals.spend).toBe(spent);
+  });
+
+  test("gemini: the model and method in the path, under /v1beta, /v1 or no version; its key headers; countTokens is free", async () => {
+    const body = requestBody("gemini", MODEL, { stream: false, tools: ["bash"] });
+    for (const prefix of ["/v1beta", "/v1", ""]) {
+      const r = await post(`${gw.url}${prefix}/models/${MODEL}:generateContent`, undefined, body, { "x-goog-api-key": gw.run.key });
+      expect(r.status).toBe(200);
+    }
+    expect((await post(`${gw.url}/v1beta/models/${MODEL}:generateContent?key=${gw.run.key}`, undefined, body)).status).toBe(200);
+    const spent = gw.run.totals.spend;
+    const count = await post(`${gw.url}/v1beta/models/${MODEL}:countTokens`, undefined, { contents: [] }, { "x-goog-api-key": gw.run.key });
+    expect(await count.json()).toEqual({ totalTokens: USAGE.input + USAGE.cache_read });
+    expect(gw.run.totals.spend).toBe(spent);
+    expect((await gw.ledger()).at(-1)).toMatchObject({ wire: "gemini_count_tokens", status: 200, cost: 0 });
+  });
+
+  test("gemini: another model in the path is 403, an unknown method 404, both in Google's error shape", async () => {
+    const other = await post(`${gw.url}/v1beta/models/gemini-2.5-flash-lite:generateContent`, gw.run.key, requestBody("gemini", MODEL, { stream: false }));
+    expect(other.status).toBe(403);
+    expect(await other.json()).toEqual({ error: { code: 403, message: msg.otherModel("gemini-2.5-flash-lite", MODEL), status: "PERMISSION_DENIED" } });
+    const unknown = await post(`${gw.url}/v1beta/models/${MODEL}:embedContent`, gw.run.key, {});
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as any).error.status).toBe("NOT_FOUND");
+  });
+
+  test("gemini: a stream without alt=sse (one JSON array) is passed on as it is and metered from its last usage", async () => {
+    const r = await post(`${gw.url}/v1beta/models/${MODEL}:streamGenerateContent`, gw.run.key, requestBody("gemini", MODEL, { stream: true, tools: ["bash"], results: 2 }));
+    expect(r.status).toBe(200);
+    const chunks = (await r.json()) as any[];
+    expect(chunks.at(-1).candidates[0].finishReason).toBe("STOP");
+    expect((await gw.ledger()).at(-1)).toMatchObject({ wire: "gemini", stream: true, status: 200, usage: OPENAI_USAGE, estimated: false });
   });
 
   test("GET /v1/models lists the run's model only", async () => {

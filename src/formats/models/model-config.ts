@@ -28,7 +28,7 @@ export const modelConfigModel = type({
   "upstream_model?": type("string >= 1").describe("The model name sent upstream (not for scripted)."),
   "base_url?": type(/^https?:\/\/\S+$/).describe("The upstream API root including its version, e.g. https://api.anthropic.com/v1 (not for scripted)."),
   "key_env?": type(/^[A-Za-z_][A-Za-z0-9_]*$/).describe("The environment variable holding the upstream's key (not for scripted)."),
-  wires: type.enumerated(...WIRES).array().atLeastLength(1).describe("The wire formats the model speaks: anthropic (Messages), chat (Chat Completions), responses (Responses)."),
+  wires: type.enumerated(...WIRES).array().atLeastLength(1).describe("The wire formats the model speaks: anthropic (Messages), chat (Chat Completions), responses (Responses), gemini (Gemini generateContent)."),
   price: priceModel.describe("USD per million tokens, to meter spend against a run's budget."),
   "max_output_tokens?": type("number.integer >= 1").describe("The model's output limit in tokens: the cap the gateway sets on a call that asks for none (default 16384)."),
   "script?": type("string >= 1").describe("The script file of a scripted model, relative to this file."),

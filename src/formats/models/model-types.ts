@@ -2,7 +2,7 @@
  * The model file's constants, types and provider rules without arktype (light modules and the
  * gateway's happy path use these; model-config.ts holds the arktype model).
  */
-export const WIRES = ["anthropic", "chat", "responses"] as const;
+export const WIRES = ["anthropic", "chat", "responses", "gemini"] as const;
 export type Wire = (typeof WIRES)[number];
 export const PROVIDERS = ["anthropic", "openai", "other", "scripted"] as const;
 export type Provider = (typeof PROVIDERS)[number];

@@ -35,9 +35,30 @@ function openaiUsage(u: Json, into: Usage, inputKey: string, outputKey: string, 
   into.output = n(u[outputKey]);
 }
 
+/**
+ * Gemini `usageMetadata`: the prompt count includes the cached tokens, the tool-use prompt is more
+ * input, thoughts are output. Streamed chunks carry running totals: the last one is the call's.
+ */
+function geminiUsage(u: Json, into: Usage): void {
+  const cached = n(u.cachedContentTokenCount);
+  into.input = Math.max(0, n(u.promptTokenCount) - cached) + n(u.toolUsePromptTokenCount);
+  into.cache_read = cached;
+  into.output = n(u.candidatesTokenCount) + n(u.thoughtsTokenCount);
+}
+
+/** A Gemini answer (or stream chunk) is whole once a candidate has its finish reason, or the prompt was blocked. */
+function geminiFinal(event: Json): boolean {
+  const candidates = Array.isArray(event.candidates) ? event.candidates : [];
+  return candidates.some((c) => typeof obj(c).finishReason === "string") || typeof obj(event.promptFeedback).blockReason === "string";
+}
+
 /** Usage of a non-streamed JSON answer. */
 export function usageOfBody(wire: Wire, body: unknown): Usage {
   const usage = noUsage();
+  if (wire === "gemini") {
+    geminiUsage(obj(obj(body).usageMetadata), usage);
+    return usage;
+  }
   const u = obj(obj(body).usage);
   if (wire === "anthropic") anthropicUsage(u, usage);
   else if (wire === "chat") openaiUsage(u, usage, "prompt_tokens", "completion_tokens", "prompt_tokens_details");
@@ -62,6 +83,10 @@ export function meterEvent(wire: Wire, event: Json, usage: Usage): boolean {
       openaiUsage(obj(event.usage), usage, "prompt_tokens", "completion_tokens", "prompt_tokens_details");
       return true;
     }
+  } else if (wire === "gemini") {
+    if (!event.usageMetadata || typeof event.usageMetadata !== "object") return false;
+    geminiUsage(obj(event.usageMetadata), usage);
+    return geminiFinal(event);
   } else if (event.type === "response.completed" || event.type === "response.incomplete" || event.type === "response.failed") {
     const u = obj(obj(event.response).usage);
     if (Object.keys(u).length > 0) {
@@ -92,8 +117,8 @@ export class StreamMeter {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (!line.startsWith("data:")) return;
     const data = line.slice(5).trim();
-    // Every event that carries usage has a "usage" key: skip parsing the (many) others.
-    if (!data.startsWith("{") || !data.includes('"usage"')) return;
+    // Every event that carries usage has a "usage" key (gemini: "usageMetadata"): skip parsing the (many) others.
+    if (!data.startsWith("{") || !data.includes(this.wire === "gemini" ? '"usageMetadata"' : '"usage"')) return;
     try {
       if (meterEvent(this.wire, JSON.parse(data) as Json, this.usage)) this.final = true;
     } catch {

@@ -20,6 +20,12 @@ export interface Answer {
 /** Offered tool name → its namespace ("" for none). */
 export function offeredTools(wire: Wire, body: Json): Map<string, string> {
   const offered = new Map<string, string>();
+  if (wire === "gemini") {
+    for (const tool of arr(body.tools)) {
+      for (const fn of arr(tool.functionDeclarations ?? tool.function_declarations)) if (typeof fn.name === "string") offered.set(fn.name, "");
+    }
+    return offered;
+  }
   for (const tool of arr(body.tools)) {
     if (wire === "chat") {
       const name = (tool.function as Json | undefined)?.name;
@@ -32,6 +38,7 @@ export function offeredTools(wire: Wire, body: Json): Map<string, string> {
 }
 
 export function toolResults(wire: Wire, body: Json): number {
+  if (wire === "gemini") return arr(body.contents).reduce((sum, c) => sum + arr(c.parts).filter((p) => p.functionResponse ?? p.function_response).length, 0);
   if (wire === "chat") return arr(body.messages).filter((m) => m.role === "tool").length;
   if (wire === "responses") return arr(body.input).filter((i) => typeof i.type === "string" && i.type.endsWith("_call_output")).length;
   return arr(body.messages).reduce((sum, m) => sum + arr(m.content).filter((b) => b.type === "tool_result").length, 0);

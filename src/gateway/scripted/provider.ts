@@ -1,13 +1,15 @@
 /**
- * The scripted model as an upstream: a fetch-shaped handler speaking the three wires (streamed and
- * not) at `<any prefix>/messages`, `/messages/count_tokens`, `/chat/completions`, `/responses` and
- * `/models`. The gateway calls it in-process for `provider: scripted`; `serveScripted` puts it on a
+ * The scripted model as an upstream: a fetch-shaped handler speaking the four wires (streamed and
+ * not) at `<any prefix>/messages`, `/messages/count_tokens`, `/chat/completions`, `/responses`,
+ * `/models/{model}:generateContent|streamGenerateContent|countTokens` and `/models`. The gateway calls it in-process for `provider: scripted`; `serveScripted` puts it on a
  * socket (benchmarks, and tests of forwarding to a real HTTP upstream). A stream makes its events
  * only as the reader pulls them, so a reader that cancels stops it at once.
  */
 import type { Wire } from "../../formats/models/model-types.ts";
 import type { ModelScript } from "../../formats/models/model-script.ts";
+import { geminiTarget } from "../wires/gemini.ts";
 import { decide } from "./decide.ts";
+import { geminiBody, geminiEvents } from "./gemini.ts";
 import { anthropicBody, anthropicEvents, chatBody, chatEvents, responsesBody, responsesEvents, type WireEvent } from "./wires.ts";
 
 type Json = Record<string, unknown>;
@@ -22,12 +24,23 @@ export interface ScriptedStats {
 
 export type Upstream = (request: Request) => Promise<Response>;
 
-const ROUTES: [string, Wire | "count_tokens"][] = [
+type ScriptedRoute = Wire | "count_tokens" | "gemini_count_tokens";
+
+const ROUTES: [string, ScriptedRoute][] = [
   ["/messages/count_tokens", "count_tokens"],
   ["/messages", "anthropic"],
   ["/chat/completions", "chat"],
   ["/responses", "responses"],
 ];
+
+/** A path segment decoded, or as it is when it is not valid percent-encoding. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -71,7 +84,8 @@ export function scriptedUpstream(script: ModelScript, model: string, stats: Scri
     if (request.method === "GET" && path.endsWith("/models")) {
       return json({ object: "list", data: [{ id: model, object: "model", created: 0, owned_by: "scripted" }] });
     }
-    const route = ROUTES.find(([suffix]) => path.endsWith(suffix));
+    const gemini = geminiTarget(decoded(path.slice(path.lastIndexOf("/") + 1)));
+    const route: [string, ScriptedRoute] | undefined = gemini ? [path, gemini.method === "countTokens" ? "gemini_count_tokens" : "gemini"] : ROUTES.find(([suffix]) => path.endsWith(suffix));
     if (!route || request.method !== "POST") return json({ error: { message: `no route ${path}`, type: "not_found" } }, 404);
     let body: Json;
     try {
@@ -82,15 +96,22 @@ export function scriptedUpstream(script: ModelScript, model: string, stats: Scri
     stats.calls++;
     const [, wire] = route;
     if (wire === "count_tokens") return json({ input_tokens: script.usage.input });
+    if (wire === "gemini_count_tokens") return json({ totalTokens: script.usage.input + script.usage.cache_read });
     const answer = decide(script, wire, body);
-    const name = typeof body.model === "string" ? body.model : model;
-    if (body.stream !== true) {
+    const name = gemini?.model ?? (typeof body.model === "string" ? body.model : model);
+    const streamed = gemini ? gemini.method === "streamGenerateContent" : body.stream === true;
+    if (!streamed) {
       stats.completed++;
-      return json(wire === "anthropic" ? anthropicBody(name, answer) : wire === "chat" ? chatBody(name, answer) : responsesBody(name, answer));
+      return json(wire === "anthropic" ? anthropicBody(name, answer) : wire === "chat" ? chatBody(name, answer) : wire === "gemini" ? geminiBody(name, answer) : responsesBody(name, answer));
     }
     stats.streams++;
+    // A gemini stream without alt=sse is one JSON array of the responses.
+    if (wire === "gemini" && new URL(request.url).searchParams.get("alt") !== "sse") {
+      stats.completed++;
+      return json(geminiEvents(name, answer).map((e) => e.data));
+    }
     const includeUsage = (body.stream_options as Json | undefined)?.include_usage === true;
-    const events = wire === "anthropic" ? anthropicEvents(name, answer) : wire === "chat" ? chatEvents(name, answer, includeUsage) : responsesEvents(name, answer);
+    const events = wire === "anthropic" ? anthropicEvents(name, answer) : wire === "chat" ? chatEvents(name, answer, includeUsage) : wire === "gemini" ? geminiEvents(name, answer) : responsesEvents(name, answer);
     return stream(wire, events, script.delay_ms, stats, request.signal);
   };
 }

@@ -150,7 +150,7 @@ export function responsesEvents(model: string, a: Answer): WireEvent[] {
 }
 
 /** Text split into a few deltas, as a real stream sends it. */
-function pieces(text: string): string[] {
+export function pieces(text: string): string[] {
   const words = text.match(/\S+\s*|\s+/g) ?? [text];
   const out: string[] = [];
   for (let i = 0; i < words.length; i += 4) out.push(words.slice(i, i + 4).join(""));

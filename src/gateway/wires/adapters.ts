@@ -5,6 +5,7 @@
 import type { Wire } from "../../formats/models/model-types.ts";
 import { anthropicAdapter } from "./anthropic.ts";
 import { chatAdapter } from "./chat.ts";
+import { geminiAdapter } from "./gemini.ts";
 import { responsesAdapter } from "./responses.ts";
 import type { WireAdapter } from "./wire-adapter.ts";
 
@@ -12,4 +13,5 @@ export const ADAPTERS: Record<Wire, WireAdapter> = {
   anthropic: anthropicAdapter,
   chat: chatAdapter,
   responses: responsesAdapter,
+  gemini: geminiAdapter,
 };

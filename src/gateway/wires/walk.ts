@@ -11,6 +11,20 @@ export const MAX_DEPTH = 512;
 const IMAGE_TYPES = new Set(["image", "image_url", "input_image"]);
 const FILE_TYPES = new Set(["document", "file", "input_file", "container_upload"]);
 
+/**
+ * A Gemini part's media, by its key: inline data is an image when its MIME type says so (else
+ * audio, video or a PDF, whose tokens go by length or pages, not bytes); file data is stored.
+ */
+function geminiMedia(node: Record<string, unknown>): "image" | "file" | undefined {
+  const inline = node.inlineData ?? node.inline_data;
+  if (inline !== null && typeof inline === "object") {
+    const mime = (inline as Record<string, unknown>).mimeType ?? (inline as Record<string, unknown>).mime_type;
+    return typeof mime === "string" && mime.toLowerCase().startsWith("image/") ? "image" : "file";
+  }
+  const file = node.fileData ?? node.file_data;
+  return file !== null && typeof file === "object" ? "file" : undefined;
+}
+
 export interface BodyShape {
   /** deeper than MAX_DEPTH (the walk stopped there) */
   tooDeep: boolean;
@@ -18,7 +32,8 @@ export interface BodyShape {
   files: number;
 }
 
-export function bodyShape(body: unknown): BodyShape {
+/** `gemini`: the body is the gemini wire's, whose parts name their media by key, not by type. */
+export function bodyShape(body: unknown, gemini = false): BodyShape {
   const shape: BodyShape = { tooDeep: false, images: 0, files: 0 };
   // [node, depth, inside a counted block (whose parts are not counted again: a document's file source)]
   const stack: [unknown, number, boolean][] = [[body, 1, false]];
@@ -32,7 +47,12 @@ export function bodyShape(body: unknown): BodyShape {
     const values = Array.isArray(node) ? node : Object.values(node as Json);
     let counted = inside;
     const type = Array.isArray(node) ? undefined : (node as Json).type;
-    if (!inside && typeof type === "string") {
+    if (!inside && gemini && !Array.isArray(node)) {
+      const media = geminiMedia(node as Json);
+      if (media === "image") shape.images++;
+      else if (media === "file") shape.files++;
+      counted = media !== undefined;
+    } else if (!inside && typeof type === "string") {
       const t = type.toLowerCase();
       if (IMAGE_TYPES.has(t)) shape.images++;
       else if (FILE_TYPES.has(t)) shape.files++;

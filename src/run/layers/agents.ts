@@ -6,7 +6,7 @@
  * agent.yaml keys: `name` (required, equals the folder name), `version` (optional, the agent
  * layer's tag; default the ssebench version), `uses_model` (optional bool, default true: false
  * for agents that make no model calls, which then run without --model), `wires` (the wire formats
- * the agent speaks: anthropic, chat, responses; required when it makes model calls, so that `run`
+ * the agent speaks: anthropic, chat, responses, gemini; required when it makes model calls, so that `run`
  * refuses a model it cannot talk to), `npm` (optional: a CLI installed from npm on the host and
  * copied into the agent's build context, agent-npm.ts), `mode` (optional: `sandbox`, the default,
  * or `sidecar`: the Dockerfile builds a whole image FROM any base on the engine, which runs beside
@@ -45,7 +45,7 @@ const VERSION = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 /** The built-in agent that applies a patch made elsewhere (`run --predictions`), mounted like the reference patch. */
 export const PATCH_AGENT = "patch";
 
-export const AGENT_WIRES = ["anthropic", "chat", "responses"] as const;
+export const AGENT_WIRES = ["anthropic", "chat", "responses", "gemini"] as const;
 /** Built-in agents that get a patch mounted: an agent folder from elsewhere may not take their names. */
 const RESERVED = ["reference", PATCH_AGENT];
 

@@ -50,7 +50,7 @@ export function ledgerFacts(runDir: string): { wires: string[]; budgetRefused: n
   for (const line of text.split("\n")) {
     if (!line) continue;
     const entry = JSON.parse(line) as LedgerLine;
-    if (entry.status === 200 && entry.wire && entry.wire !== "count_tokens") wires.add(entry.wire);
+    if (entry.status === 200 && entry.wire && !entry.wire.endsWith("count_tokens")) wires.add(entry.wire);
     if (entry.status === 400 && entry.error?.startsWith("Budget exhausted")) budgetRefused++;
   }
   return { wires: [...wires].sort(), budgetRefused };

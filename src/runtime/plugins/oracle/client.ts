@@ -29,14 +29,15 @@ export interface Exchange {
 
 export class ModelError extends Error {}
 
-const WIRE_ORDER: Wire[] = ["anthropic", "chat", "responses"];
+const WIRE_ORDER: Wire[] = ["anthropic", "chat", "responses", "gemini"];
 
 function headers(ep: ModelEndpoint, wire: Wire | undefined): Record<string, string> {
   const h: Record<string, string> = { "content-type": "application/json", "x-ssebench-plugin": ep.plugin };
   if (wire === "anthropic") {
     h["x-api-key"] = ep.key;
     h["anthropic-version"] = "2023-06-01";
-  } else h.authorization = `Bearer ${ep.key}`;
+  } else if (wire === "gemini") h["x-goog-api-key"] = ep.key;
+  else h.authorization = `Bearer ${ep.key}`;
   return h;
 }
 
@@ -59,6 +60,10 @@ export async function chooseWire(ep: ModelEndpoint): Promise<Wire> {
 function request(wire: Wire, model: string, system: string, prompt: string): { path: string; body: Json } {
   if (wire === "anthropic") return { path: "/messages", body: { model, max_tokens: 4096, system, messages: [{ role: "user", content: prompt }] } };
   if (wire === "chat") return { path: "/chat/completions", body: { model, messages: [{ role: "system", content: system }, { role: "user", content: prompt }] } };
+  if (wire === "gemini") {
+    const body = { systemInstruction: { parts: [{ text: system }] }, contents: [{ role: "user", parts: [{ text: prompt }] }], generationConfig: { maxOutputTokens: 4096 } };
+    return { path: `/models/${encodeURIComponent(model)}:generateContent`, body };
+  }
   return { path: "/responses", body: { model, instructions: system, input: prompt } };
 }
 
@@ -67,6 +72,10 @@ function answerText(wire: Wire, body: Json): string {
   if (wire === "chat") {
     const content = obj(list(body.choices)[0]?.message).content;
     return typeof content === "string" ? content : "";
+  }
+  if (wire === "gemini") {
+    const parts = list(obj(list(body.candidates)[0]?.content).parts);
+    return parts.filter((p) => p.thought !== true && typeof p.text === "string").map((p) => String(p.text)).join("");
   }
   return list(body.output)
     .filter((i) => i.type === "message")
