@@ -13,10 +13,11 @@ export default defineCommand({
     csv: { type: "boolean", description: "Print the per agent × model table as CSV" },
     compare: { type: "boolean", description: "Compare two jobs or folders: the tasks whose result changed" },
     "split-by": { type: "string", description: "date: the scores of the tasks published before --cutoff beside those published on or after it", valueHint: "date" },
+    atif: { type: "string", description: "Also write one ATIF trajectory (Harbor's trajectory format) per trial that has a dialog into DIR", valueHint: "DIR" },
     cutoff: { type: "string", description: "The day --split-by date splits at (a model's training cutoff, say)", valueHint: "YYYY-MM-DD" },
   },
   async run({ args }) {
     const { resultsCommand } = await import("../results/command.ts");
-    return resultsCommand({ sources: (args._ ?? []).map(String), results: args.results || "results", json: Boolean(args.json), csv: Boolean(args.csv), compare: Boolean(args.compare), splitBy: args["split-by"], cutoff: args.cutoff });
+    return resultsCommand({ sources: (args._ ?? []).map(String), results: args.results || "results", json: Boolean(args.json), csv: Boolean(args.csv), compare: Boolean(args.compare), splitBy: args["split-by"], cutoff: args.cutoff, atif: args.atif });
   },
 });

@@ -11,7 +11,7 @@ import { DIALOG_FILE } from "../contract/agent.ts";
 import { ORACLE_REVIEW, VERDICTS } from "../formats/run/oracle-review.ts";
 import { TOOL_CALLS } from "../formats/run/summary.ts";
 import { LEDGER_FILE } from "../gateway/ledger.ts";
-import { SUMMARY_MAX_BYTES } from "../results/load.ts";
+import { jsonLines, SUMMARY_MAX_BYTES } from "../results/load.ts";
 
 /** How much of each file is read; the report keeps these small, the viewer reads more. */
 export interface Caps {
@@ -83,21 +83,6 @@ export type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 export const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 export const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-
-/** The JSON objects of a JSON-lines text (lines that are not one are skipped). */
-export function jsonLines(text: string): Json[] {
-  const out: Json[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      const o = JSON.parse(line);
-      if (o !== null && typeof o === "object" && !Array.isArray(o)) out.push(o as Json);
-    } catch {
-      // a torn or foreign line
-    }
-  }
-  return out;
-}
 
 export interface CheckView {
   name: string;

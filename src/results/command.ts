@@ -1,4 +1,5 @@
 /** `ssebench results [JOB|DIR…]`: load, score, print (table, --json, --csv, --compare). */
+import { resolve } from "node:path";
 import { err, out, renderJson, write } from "../output/terminal.ts";
 import { usageError } from "../errors.ts";
 import { flips, score } from "./aggregate.ts";
@@ -16,6 +17,8 @@ export interface ResultsArgs {
   /** --split-by and --cutoff as given */
   splitBy?: string;
   cutoff?: string;
+  /** --atif DIR: one ATIF trajectory per trial that has a dialog */
+  atif?: string;
 }
 
 /** Rows of several sources, a run folder named twice counted once. */
@@ -49,8 +52,9 @@ function splitCutoff(args: ResultsArgs): string | undefined {
   return args.cutoff;
 }
 
-export function resultsCommand(args: ResultsArgs): number {
+export async function resultsCommand(args: ResultsArgs): Promise<number> {
   if (args.json && args.csv) throw usageError(msg.jsonAndCsv());
+  if (args.atif !== undefined && args.compare) throw usageError(msg.atifWithCompare());
   const cutoff = splitCutoff(args);
   if (args.compare) {
     const [a, b, ...rest] = args.sources;
@@ -61,6 +65,11 @@ export function resultsCommand(args: ResultsArgs): number {
     return 0;
   }
   const rows = rowsOf(args.sources.length > 0 ? args.sources : [args.results], args.results);
+  if (args.atif !== undefined) {
+    const { exportAtif } = await import("./atif-export.ts");
+    const done = await exportAtif(rows, resolve(args.atif), err);
+    err(msg.atifWritten(done.written, resolve(args.atif), done.withoutDialog));
+  }
   if (cutoff !== undefined) {
     const split = splitByDate(rows, cutoff);
     if (rows.every((r) => r.published === null)) err(msg.noDays());

@@ -4,7 +4,7 @@
  * containers, so every file is untrusted: regular files only, no symlink followed (files and
  * folders), a size cap, archive/ never read, and each field's type checked before it is used.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { describeCause, UserError } from "../errors.ts";
 import { ORACLE_REVIEW, VERDICTS, type Verdict, verdictAgrees } from "../formats/run/oracle-review.ts";
@@ -45,12 +45,17 @@ export interface Source {
   rows: TrialRow[];
 }
 
-/** A regular file (O_NOFOLLOW, O_NONBLOCK) of at most maxBytes, in one buffer of its size. */
-export function readCapped(path: string, maxBytes: number): string {
+/**
+ * A regular file (O_NOFOLLOW, O_NONBLOCK) of at most maxBytes, in one buffer of its size; with
+ * `within` (a real path), only when what the opened descriptor resolves to lies below it (no
+ * linked folder on the way).
+ */
+export function readCapped(path: string, maxBytes: number, within?: string): string {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new Error("is not a regular file");
+    if (within !== undefined && !readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${within}/`)) throw new Error(`lies outside ${within}`);
     if (st.size > maxBytes) throw new Error(`is larger than ${maxBytes} bytes`);
     const buf = Buffer.alloc(st.size + 1);
     let length = 0;
@@ -87,6 +92,21 @@ const realOr = (path: string) => {
     return path;
   }
 };
+
+/** The JSON objects of a JSON-lines text (lines that are not one are skipped). */
+export function jsonLines(text: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const o = JSON.parse(line);
+      if (o !== null && typeof o === "object" && !Array.isArray(o)) out.push(o as Record<string, unknown>);
+    } catch {
+      // a torn or foreign line
+    }
+  }
+  return out;
+}
 
 const str = (v: unknown, fallback = "?") => (typeof v === "string" && v.length > 0 ? v : fallback);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);

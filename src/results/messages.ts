@@ -11,5 +11,9 @@ export const msg = {
   cutoffAlone: () => "--cutoff goes with --split-by date",
   splitWith: (flag: string) => `--split-by does not go with ${flag}`,
   noDays: () => "No task has a recorded day of publication (summary.json provenance.task_dates): runs record it from the task's upstream/sources.yaml",
+  atifDir: (dir: string, detail: string) => `--atif ${dir}: cannot write the trajectories there: ${detail}`,
+  atifInvalid: (runDir: string, problem: string) => `Ignoring ${runDir}: its trajectory is not valid ATIF (${problem})`,
+  atifWritten: (n: number, dir: string, without: number) => `Wrote ${n} ATIF ${n === 1 ? "trajectory" : "trajectories"} to ${dir}${without > 0 ? ` (${without} ${without === 1 ? "trial has" : "trials have"} no dialog)` : ""}`,
+  atifWithCompare: () => "--atif does not go with --compare",
   flipsNone: (a: string, b: string) => `No task changed between ${a} and ${b}`,
 } as const;
