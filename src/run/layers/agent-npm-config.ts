@@ -13,10 +13,16 @@
  *   files:                           # build-context path (under npm/) → path in the install
  *     claude: node_modules/@anthropic-ai/claude-code-linux-x64/claude
  * ```
+ *
+ * A CLI written in JavaScript brings its runtime: `with` names other packages of the same install
+ * (`with: {"@oven/bun-linux-x64": 1.4.5}`, Bun from npm), and a `files` path may be a folder (the
+ * CLI's package, copied whole).
  */
 export interface NpmCli {
   package: string;
   version: string;
+  /** other packages installed beside it (package → exact version), e.g. the runtime of a JavaScript CLI */
+  with?: Record<string, string>;
   integrity: Record<string, string>;
   files: Record<string, string>;
 }
@@ -32,12 +38,17 @@ const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object
 /** Checks the `npm` mapping; `fail(detail)` makes the error that names the file. */
 export function parseNpmCli(value: unknown, fail: (detail: string) => Error): NpmCli {
   if (!isMap(value)) throw fail("npm must be a mapping with package, version, integrity and files");
-  const extra = Object.keys(value).filter((k) => !["package", "version", "integrity", "files"].includes(k));
+  const extra = Object.keys(value).filter((k) => !["package", "version", "with", "integrity", "files"].includes(k));
   if (extra.length > 0) throw fail(`npm: unknown key(s): ${extra.join(", ")}`);
-  const { package: pkg, version, integrity, files } = value;
+  const { package: pkg, version, with: others, integrity, files } = value;
   if (typeof pkg !== "string" || !PACKAGE.test(pkg)) throw fail("npm.package must be an npm package name");
   if (typeof version !== "string" || !VERSION.test(version)) throw fail("npm.version must be an exact version such as 1.2.3 (a string)");
-  if (!isMap(integrity) || !(pkg in integrity)) throw fail(`npm.integrity must map every installed package (at least ${pkg}) to its sha512 integrity`);
+  if (others !== undefined && (!isMap(others) || Object.keys(others).length === 0)) throw fail("npm.with must map other packages to install beside it to their exact versions");
+  for (const [name, v] of Object.entries(others ?? {})) {
+    if (!PACKAGE.test(name) || name === pkg || typeof v !== "string" || !VERSION.test(v)) throw fail(`npm.with.${name} must be another npm package's exact version such as 1.2.3 (a string)`);
+  }
+  const named = [pkg, ...Object.keys(others ?? {})];
+  if (!isMap(integrity) || named.some((n) => !(n in integrity))) throw fail(`npm.integrity must map every installed package (at least ${named.join(", ")}) to its sha512 integrity`);
   for (const [name, sri] of Object.entries(integrity)) {
     if (!PACKAGE.test(name) || typeof sri !== "string" || !INTEGRITY.test(sri)) throw fail(`npm.integrity.${name} must be a sha512-… integrity of an npm package`);
   }
@@ -45,5 +56,5 @@ export function parseNpmCli(value: unknown, fail: (detail: string) => Error): Np
   for (const [name, path] of Object.entries(files)) {
     if (!CONTEXT_NAME.test(name) || typeof path !== "string" || !INSTALL_PATH.test(path)) throw fail(`npm.files.${name} must be a path under node_modules/ without '.' or '..' segments`);
   }
-  return { package: pkg, version, integrity: integrity as Record<string, string>, files: files as Record<string, string> };
+  return { package: pkg, version, ...(others ? { with: others as Record<string, string> } : {}), integrity: integrity as Record<string, string>, files: files as Record<string, string> };
 }

@@ -4,10 +4,11 @@
  * `--ignore-scripts` (nothing of the package runs on the host), then every installed package's
  * integrity compared with the pinned one. An install is made in a fresh folder and renamed into
  * place only once checked, so a cache entry is complete or absent, and concurrent runs agree.
- * The agent's build context is its folder plus `npm/<name>` for each listed file (hard-linked
- * from the cache where the filesystem allows), so only the binaries reach the image.
+ * The agent's build context is its folder plus `npm/<name>` for each listed file or folder
+ * (hard-linked from the cache where the filesystem allows), so only those reach the image.
  */
-import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, cpSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { UserError } from "../../errors.ts";
@@ -20,8 +21,15 @@ export function npmCacheRoot(env: NodeJS.ProcessEnv): string {
   return env.SSEBENCH_NPM_CACHE || "/var/cache/ssebench/npm";
 }
 
+/** `<package>@<version>`, and a digest of the packages installed with it when there are any. */
 export function npmCacheDir(env: NodeJS.ProcessEnv, cli: NpmCli): string {
-  return join(npmCacheRoot(env), `${cli.package.replace("/", "+")}@${cli.version}`);
+  const others = cli.with ? `+with-${createHash("sha256").update(JSON.stringify(Object.entries(cli.with).sort())).digest("hex").slice(0, 12)}` : "";
+  return join(npmCacheRoot(env), `${cli.package.replace("/", "+")}@${cli.version}${others}`);
+}
+
+/** What `npm install` is given: the CLI and the packages installed with it. */
+export function npmSpecs(cli: NpmCli): string[] {
+  return [`${cli.package}@${cli.version}`, ...Object.entries(cli.with ?? {}).map(([name, version]) => `${name}@${version}`)];
 }
 
 /** The packages of an install with their recorded integrity (node_modules/.package-lock.json). */
@@ -57,7 +65,7 @@ export async function ensureNpmCli(cli: NpmCli, env: NodeJS.ProcessEnv, onInstal
   const temp = mkdtempSync(`${dir}.partial-`);
   try {
     writeFileSync(join(temp, "package.json"), `${JSON.stringify({ name: "ssebench-agent-cli", private: true })}\n`);
-    const proc = Bun.spawn(["npm", "install", "--prefix", temp, "--ignore-scripts", "--no-audit", "--no-fund", "--save-exact", "--no-update-notifier", spec], {
+    const proc = Bun.spawn(["npm", "install", "--prefix", temp, "--ignore-scripts", "--no-audit", "--no-fund", "--save-exact", "--no-update-notifier", ...npmSpecs(cli)], {
       stdout: "pipe",
       stderr: "pipe",
       env: { ...env, npm_config_loglevel: "error" },
@@ -69,7 +77,7 @@ export async function ensureNpmCli(cli: NpmCli, env: NodeJS.ProcessEnv, onInstal
     for (const path of Object.values(cli.files)) {
       if (!existsSync(join(temp, path))) throw new UserError(msg.npmFileMissing(spec, path));
     }
-    writeFileSync(join(temp, DONE), `${JSON.stringify({ package: cli.package, version: cli.version, integrity: cli.integrity })}\n`);
+    writeFileSync(join(temp, DONE), `${JSON.stringify({ package: cli.package, version: cli.version, ...(cli.with ? { with: cli.with } : {}), integrity: cli.integrity })}\n`);
     try {
       renameSync(temp, dir);
     } catch (e) {
@@ -82,19 +90,27 @@ export async function ensureNpmCli(cli: NpmCli, env: NodeJS.ProcessEnv, onInstal
   }
 }
 
-/** A build context: the agent's folder plus npm/<name> for each listed file of the install. */
-export function npmBuildContext(agentDir: string, cli: NpmCli, installDir: string): { context: string; cleanup: () => void } {
-  const context = mkdtempSync(join(tmpdir(), "ssebench-agent-files-"));
-  cpSync(agentDir, context, { recursive: true, dereference: false });
-  mkdirSync(join(context, "npm"), { recursive: true });
-  for (const [name, path] of Object.entries(cli.files)) {
-    const from = join(installDir, path);
-    const to = join(context, "npm", name);
+/** A file hard-linked (a copy where the filesystem cannot link), a folder's files so, links as links. */
+function linkTree(from: string, to: string): void {
+  const stat = lstatSync(from);
+  if (stat.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+  else if (stat.isDirectory()) {
+    mkdirSync(to, { mode: (stat.mode & 0o777) | 0o700 });
+    for (const entry of readdirSync(from)) linkTree(join(from, entry), join(to, entry));
+  } else {
     try {
       linkSync(from, to);
     } catch {
       copyFileSync(from, to);
     }
   }
+}
+
+/** A build context: the agent's folder plus npm/<name> for each listed file or folder of the install. */
+export function npmBuildContext(agentDir: string, cli: NpmCli, installDir: string): { context: string; cleanup: () => void } {
+  const context = mkdtempSync(join(tmpdir(), "ssebench-agent-files-"));
+  cpSync(agentDir, context, { recursive: true, dereference: false });
+  mkdirSync(join(context, "npm"), { recursive: true });
+  for (const [name, path] of Object.entries(cli.files)) linkTree(join(installDir, path), join(context, "npm", name));
   return { context, cleanup: () => rmSync(context, { recursive: true, force: true }) };
 }

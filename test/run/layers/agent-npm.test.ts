@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseNpmCli } from "../../../src/run/layers/agent-npm-config.ts";
-import { integrityProblems } from "../../../src/run/layers/agent-npm.ts";
+import { integrityProblems, npmBuildContext, npmCacheDir, npmSpecs } from "../../../src/run/layers/agent-npm.ts";
+import { tempDir } from "../../helpers/cli.ts";
 
 const good = { package: "@anthropic-ai/claude-code", version: "2.1.332", integrity: { "@anthropic-ai/claude-code": "sha512-abc+/=", "@anthropic-ai/claude-code-linux-x64": "sha512-def==" }, files: { claude: "node_modules/@anthropic-ai/claude-code-linux-x64/claude" } };
 const fail = (d: string) => new Error(d);
@@ -34,5 +37,47 @@ describe("agent.yaml npm", () => {
       "@anthropic-ai/claude-code has integrity sha512-zzz, pinned sha512-abc+/=",
       "@anthropic-ai/claude-code-linux-x64 is pinned but was not installed",
     ]);
+  });
+});
+
+describe("a JavaScript CLI with its runtime", () => {
+  const js = { package: "@google/gemini-cli", version: "0.61.0", with: { "@oven/bun-linux-x64": "1.4.5" }, integrity: { "@google/gemini-cli": "sha512-a", "@oven/bun-linux-x64": "sha512-b" }, files: { "gemini-cli": "node_modules/@google/gemini-cli", bun: "node_modules/@oven/bun-linux-x64/bin/bun" } };
+
+  test("`with` names other packages of the install, each pinned too; their specs go to npm install; the cache folder says them", () => {
+    const cli = parseNpmCli(js, fail);
+    expect(cli).toEqual(js);
+    expect(npmSpecs(cli)).toEqual(["@google/gemini-cli@0.61.0", "@oven/bun-linux-x64@1.4.5"]);
+    const dir = npmCacheDir({ SSEBENCH_NPM_CACHE: "/c" }, cli);
+    expect(dir).toMatch(/^\/c\/@google\+gemini-cli@0\.61\.0\+with-[0-9a-f]{12}$/);
+    expect(npmCacheDir({ SSEBENCH_NPM_CACHE: "/c" }, { ...cli, with: { "@oven/bun-linux-x64": "1.4.6" } })).not.toBe(dir);
+    expect(npmCacheDir({ SSEBENCH_NPM_CACHE: "/c" }, parseNpmCli(good, fail))).toBe("/c/@anthropic-ai+claude-code@2.1.332");
+    expect(problem({ ...js, with: { "@oven/bun-linux-x64": "latest" } })).toBe("npm.with.@oven/bun-linux-x64 must be another npm package's exact version such as 1.2.3 (a string)");
+    expect(problem({ ...js, with: {} })).toBe("npm.with must map other packages to install beside it to their exact versions");
+    expect(problem({ ...js, integrity: { "@google/gemini-cli": "sha512-a" } })).toBe("npm.integrity must map every installed package (at least @google/gemini-cli, @oven/bun-linux-x64) to its sha512 integrity");
+  });
+
+  test("a folder of the install reaches the build context whole: files hard-linked, links kept as links", () => {
+    const install = tempDir("ssebench-npm-install-");
+    const root = join(install.path, "node_modules", "@google", "gemini-cli");
+    mkdirSync(join(root, "bundle", "policies"), { recursive: true });
+    writeFileSync(join(root, "bundle", "gemini.js"), "console.log(1)\n");
+    writeFileSync(join(root, "bundle", "policies", "a.toml"), "x = 1\n");
+    symlinkSync("gemini.js", join(root, "bundle", "main.js"));
+    mkdirSync(join(install.path, "node_modules", "@oven", "bun-linux-x64", "bin"), { recursive: true });
+    writeFileSync(join(install.path, "node_modules", "@oven", "bun-linux-x64", "bin", "bun"), "ELF");
+    const agent = tempDir("ssebench-npm-agent-");
+    writeFileSync(join(agent.path, "Dockerfile"), "FROM scratch\n");
+    const { context, cleanup } = npmBuildContext(agent.path, parseNpmCli(js, fail), install.path);
+    try {
+      expect(readFileSync(join(context, "npm", "gemini-cli", "bundle", "policies", "a.toml"), "utf8")).toBe("x = 1\n");
+      expect(statSync(join(context, "npm", "gemini-cli", "bundle", "gemini.js")).ino).toBe(statSync(join(root, "bundle", "gemini.js")).ino);
+      expect(readlinkSync(join(context, "npm", "gemini-cli", "bundle", "main.js"))).toBe("gemini.js");
+      expect(readFileSync(join(context, "npm", "bun"), "utf8")).toBe("ELF");
+      expect(existsSync(join(context, "Dockerfile"))).toBe(true);
+    } finally {
+      cleanup();
+      install.cleanup();
+      agent.cleanup();
+    }
   });
 });
