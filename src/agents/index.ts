@@ -13,12 +13,13 @@ import { runCli } from "./cli-process.ts";
 import { type DriverSettings, need, readDriverSettings } from "./config.ts";
 import { CodexStream, codexLaunch } from "./codex.ts";
 import { Dialog } from "./dialog.ts";
+import { GeminiStream, geminiArgv, geminiEnv, writeGeminiSettings } from "./gemini-cli.ts";
 import { driverMsg } from "./messages.ts";
 import { gatewayWires, lockConfigDir, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
 import { DIALOG_FILE, type TaskBrief } from "../contract/agent.ts";
 import { taskPrompt } from "./prompt.ts";
 
-export const DRIVERS = ["claude-code", "codex", "opencode"] as const;
+export const DRIVERS = ["claude-code", "codex", "opencode", "gemini-cli"] as const;
 
 /** What a driver runs: the CLI's argv and environment, and the converter of its stdout. */
 interface Launch {
@@ -46,6 +47,12 @@ const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<
     const setup = { baseUrl, key, model: c.model, mcpUrl: need(s.mcpUrl, "SSE_MCP_URL"), wire, timeoutS: s.timeoutS };
     lockConfigDir(s);
     return { argv: opencodeArgv(join(s.agentDir, "bin", "opencode"), c.model), env: opencodeEnv(s.inherited, setup), stream: new OpencodeStream(c.dialog) };
+  },
+  "gemini-cli": async (c) => {
+    const s = c.settings;
+    const setup = { baseUrl: need(s.baseUrl, "SSE_BASE_URL"), key: need(s.apiKey, "SSE_API_KEY"), model: c.model, mcpUrl: need(s.mcpUrl, "SSE_MCP_URL"), timeoutS: s.timeoutS, home: s.home };
+    writeGeminiSettings(setup);
+    return { argv: geminiArgv(s.agentDir, c.model), env: geminiEnv(s.inherited, setup), stream: new GeminiStream(c.dialog) };
   },
 };
 

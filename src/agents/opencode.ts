@@ -19,6 +19,7 @@ import { join } from "node:path";
 import type { Tokens } from "../contract/agent.ts";
 import type { DriverSettings } from "./config.ts";
 import type { Dialog } from "./dialog.ts";
+import { type Json, num, obj, parseLine } from "./json-line.ts";
 
 export const OPENCODE_MAX_STEPS = 500;
 export const OPENCODE_WIRES = ["chat", "anthropic"] as const;
@@ -97,9 +98,6 @@ export function opencodeArgv(bin: string, model: string): string[] {
   return [bin, "run", "--format", "json", "--thinking", "--print-logs", "--log-level", "WARN", "--model", `${PROVIDER}/${model}`];
 }
 
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v));
 
 /** The text of an `error` event: its message (nested as opencode's error objects nest it), else the whole error. */
@@ -125,12 +123,8 @@ export class OpencodeStream {
   constructor(private readonly dialog: Dialog) {}
 
   line(raw: string): void {
-    let ev: Json;
-    try {
-      ev = obj(JSON.parse(raw));
-    } catch {
-      return;
-    }
+    const ev = parseLine(raw);
+    if (!ev) return;
     const part = obj(ev.part);
     if (ev.type === "text" && typeof part.text === "string" && part.text) {
       this.lastText = part.text;

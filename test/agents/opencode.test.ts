@@ -5,32 +5,16 @@ import { readDriverSettings } from "../../src/agents/config.ts";
 import { Dialog } from "../../src/agents/dialog.ts";
 import { lockConfigDir, OpencodeStream, opencodeArgv, opencodeConfig, opencodeEnv, pickWire } from "../../src/agents/opencode.ts";
 import { tempDir } from "../helpers/cli.ts";
+import { convertStream, type Entry, FIX_MESSAGES, toolSteps } from "./support.ts";
 
 const dir = tempDir("ssebench-opencode-stream-");
 afterAll(() => dir.cleanup());
 const fixtures = join(import.meta.dir, "fixtures", "opencode");
 const setup = { baseUrl: "http://127.0.0.1:4000", key: "sk-1", model: "m", mcpUrl: "http://127.0.0.1:3000/mcp", wire: "chat" as const, timeoutS: 600 };
 
-type Entry = Record<string, unknown>;
 /** The dialog entries (without seq and ts) that a captured stream converts into. */
-function convert(fixture: string, exit = { code: 0, stopped: false }): Entry[] {
-  const file = join(dir.path, `${fixture}.dialog.jsonl`);
-  const dialog = new Dialog(file);
-  const stream = new OpencodeStream(dialog);
-  for (const line of readFileSync(join(fixtures, `${fixture}.stream.jsonl`), "utf8").split("\n")) if (line.trim()) stream.line(line);
-  stream.complete(exit, 1000);
-  dialog.close();
-  return readFileSync(file, "utf8")
-    .trim()
-    .split("\n")
-    .map((l, i) => {
-      const { seq, ts, ...rest } = JSON.parse(l) as Entry;
-      expect(seq).toBe(i);
-      expect(typeof ts).toBe("string");
-      return rest;
-    });
-}
-const tools = (entries: Entry[]) => entries.filter((e) => e.type === "tool").map((e) => [e.name, e.status]);
+const convert = (fixture: string, exit = { code: 0, stopped: false }) => convertStream((d) => new OpencodeStream(d), fixtures, fixture, dir.path, exit);
+const tools = toolSteps;
 
 describe("opencode driver", () => {
   test("wire: the first of the model's wires that opencode speaks, chat when none", () => {
@@ -73,12 +57,7 @@ describe("opencode driver", () => {
   for (const wire of ["anthropic", "chat"]) {
     test(`a captured fix (${wire} wire) → messages, read/edit/test_patch pairs, complete with 4 turns and tokens`, () => {
       const entries = convert(`fix-${wire}`);
-      expect(entries.filter((e) => e.type === "message").map((e) => e.content)).toEqual([
-        "The report shows html_escaped_length undercounting quotes. Let me read htmlesc.c.",
-        "The length table misses the quote entities; I compute it from entity() instead.",
-        "Now I check the patch.",
-        "The patch builds and passes the tests. Done.",
-      ]);
+      expect(entries.filter((e) => e.type === "message").map((e) => e.content)).toEqual(FIX_MESSAGES);
       expect(tools(entries)).toEqual([
         ["read", "running"],
         ["read", "success"],
