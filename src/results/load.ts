@@ -55,7 +55,10 @@ export function readCapped(path: string, maxBytes: number, within?: string): str
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new Error("is not a regular file");
-    if (within !== undefined && !readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${within}/`)) throw new Error(`lies outside ${within}`);
+    if (within !== undefined) {
+      const real = readlinkSync(`/proc/self/fd/${fd}`);
+      if (!real.startsWith(`${within}/`)) throw new Error(`resolves to ${real}, outside ${within}`);
+    }
     if (st.size > maxBytes) throw new Error(`is larger than ${maxBytes} bytes`);
     const buf = Buffer.alloc(st.size + 1);
     let length = 0;
@@ -115,11 +118,11 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const day = (v: unknown) => (typeof v === "string" && DAY.test(v) ? v : null);
 
 /** The oracle's verdict from <run dir>/oracle-review.json (written as root in the run); null without one. */
-function oracleOf(runDir: string, grade: TrialRow["status"], warn: (line: string) => void): TrialRow["oracle"] {
+function oracleOf(runDir: string, grade: TrialRow["status"], warn: (line: string) => void, within: string | undefined): TrialRow["oracle"] {
   const file = join(runDir, ORACLE_REVIEW);
   if (!existsSync(file)) return null;
   try {
-    const r = JSON.parse(readCapped(file, REVIEW_MAX_BYTES));
+    const r = JSON.parse(readCapped(file, REVIEW_MAX_BYTES, within));
     const verdict = VERDICTS.find((v) => v === r?.verdict);
     return r?.status === "ok" && verdict ? { verdict, agrees: verdictAgrees(verdict, grade) } : null;
   } catch (cause) {
@@ -128,12 +131,15 @@ function oracleOf(runDir: string, grade: TrialRow["status"], warn: (line: string
   }
 }
 
-/** summary.json → a row; null (and a warning) when it is not one. */
-export function summaryRow(runDir: string, warn: (line: string) => void): TrialRow | null {
+/**
+ * summary.json → a row; null (and a warning) when it is not one. With `within` (a real path), its
+ * files are read only when they resolve inside it once open (readCapped).
+ */
+export function summaryRow(runDir: string, warn: (line: string) => void, within?: string): TrialRow | null {
   const file = join(runDir, "summary.json");
   let s: Record<string, any>;
   try {
-    s = JSON.parse(readCapped(file, SUMMARY_MAX_BYTES));
+    s = JSON.parse(readCapped(file, SUMMARY_MAX_BYTES, within));
     if (!s || typeof s !== "object" || Array.isArray(s)) throw new Error("not a JSON object");
   } catch (cause) {
     warn(msg.unreadable(file, describeCause(cause)));
@@ -154,7 +160,7 @@ export function summaryRow(runDir: string, warn: (line: string) => void): TrialR
     tokens,
     seconds: num(s.timings_ms?.total) / 1000,
     runDir,
-    oracle: oracleOf(runDir, status, warn),
+    oracle: oracleOf(runDir, status, warn, within),
     stages: stagesPassed(p, status),
     published: day(s.provenance?.task_dates?.published),
   };
@@ -191,8 +197,9 @@ function jobRows(dir: string, warn: (line: string) => void): TrialRow[] {
     // The run folder must lie inside the results folder the job is in, with no link on the way
     // (a linked folder could lead anywhere): else the trial counts as its record says.
     const rel = insideResults(r.run_dir);
-    const runDir = rel === null ? null : join(root, rel);
-    const row = runDir !== null && resolvesToItself(runDir) ? summaryRow(runDir, warn) : null;
+    // Read only if each file, once open, resolves to a path inside <root>/<rel> as written: a link
+    // anywhere on the way makes it resolve elsewhere (and no check can go stale before the open).
+    const row = rel !== null ? summaryRow(join(root, rel), warn, join(root, rel)) : null;
     const found = row ?? recordRow(job, r);
     // A --predictions trial is scored under who made the patch, not the patch agent that applied it.
     if (t.source) rows.push({ ...found, agent: t.source.agent ?? found.agent, model: t.source.model ?? found.model });

@@ -154,7 +154,7 @@ describe("ssebench results --atif", () => {
     expect(lines).toContain(msg.atifWritten(1, out, 3));
     expect(lines.filter((l) => l.startsWith("Ignoring")).sort()).toEqual([
       `Ignoring ${join(linkedFile, "archive", "dialog.jsonl")}: ELOOP: too many symbolic links encountered, open '${join(linkedFile, "archive", "dialog.jsonl")}'`,
-      `Ignoring ${join(linkedDir, "archive", "dialog.jsonl")}: lies outside ${linkedDir}`,
+      `Ignoring ${join(linkedDir, "archive", "dialog.jsonl")}: resolves to ${join(outside, "dialog.jsonl")}, outside ${linkedDir}`,
     ]);
     expect(readdirSync(out)).toEqual(["htmlesc-quote-overflow.claude-code.claude-sonnet-4-6.r1.json"]);
     const written = JSON.parse(readFileSync(join(out, "htmlesc-quote-overflow.claude-code.claude-sonnet-4-6.r1.json"), "utf8"));

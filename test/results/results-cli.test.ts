@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type SyntheticRun, writeJob, writeRun } from "../../scripts/bench/synthetic-results.ts";
 import { msg } from "../../src/results/messages.ts";
 import { ssebench, ssebenchBin, tempDir } from "../helpers/cli.ts";
@@ -112,8 +112,10 @@ describe("ssebench results", () => {
     rmSync(join(root, "linked-task"), { recursive: true });
     symlinkSync(join(outside, "linked-task"), join(root, "linked-task"));
     try {
-      const json = JSON.parse((await results(["linked", "--json"])).stdout);
-      expect(json.groups[0]).toMatchObject({ trials: 1, resolved: 0, cost_total: 0 });
+      const r = await results(["linked", "--json"]);
+      expect(JSON.parse(r.stdout).groups[0]).toMatchObject({ trials: 1, resolved: 0, cost_total: 0 });
+      const file = join(root, "linked-task", "m1", "coder", "linked-0", "summary.json");
+      expect(r.stderr).toBe(`${msg.unreadable(file, `resolves to ${join(outside, "linked-task", "m1", "coder", "linked-0", "summary.json")}, outside ${dirname(file)}`)}\n`);
       const report = await ssebench(["report", "linked", "--results", root]);
       expect(report.stdout).toContain("No run folder (the trial failed before it had one).");
       expect(report.stdout).not.toContain("$5.00");
