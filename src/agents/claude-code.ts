@@ -52,7 +52,14 @@ interface StreamEvent {
   num_turns?: number;
   is_error?: boolean;
   result?: string;
+  /** qwen's failed result: `{message: "[API Error: 400 …]"}` */
+  error?: { message?: string };
   usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
+}
+
+/** An API error's own text: qwen wraps it as `[API Error: <status> <message>]`. */
+export function apiErrorText(message: string): string {
+  return message.match(/^\[API Error: (?:\d{3} )?(.*)\]$/s)?.[1] ?? message;
 }
 
 const text = (content: unknown): string => {
@@ -61,6 +68,14 @@ const text = (content: unknown): string => {
   return content === undefined ? "" : JSON.stringify(content);
 };
 
+/** How a CLI of Claude Code's stream-json shape counts (qwen-code's stream follows it). */
+export interface ClaudeShape {
+  /** the CLI's name in messages */
+  cli: string;
+  /** `usage.input_tokens` already includes the cache's tokens (qwen) */
+  inputHasCache: boolean;
+}
+
 /** Converts stream-json events into dialog entries (the reference's canonical mapping). */
 export class ClaudeStream {
   private readonly names = new Map<string, string>();
@@ -68,7 +83,10 @@ export class ClaudeStream {
   private tokens: Tokens = { in: 0, out: 0 };
   result: { isError: boolean; message?: string } | undefined;
 
-  constructor(private readonly dialog: Dialog) {}
+  constructor(
+    private readonly dialog: Dialog,
+    private readonly shape: ClaudeShape = { cli: "claude", inputHasCache: false },
+  ) {}
 
   line(raw: string): void {
     let ev: StreamEvent;
@@ -82,8 +100,10 @@ export class ClaudeStream {
     else if (ev.type === "result") {
       if (ev.num_turns !== undefined) this.turns = ev.num_turns;
       const u = ev.usage ?? {};
-      this.tokens = { in: (u.input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0), out: u.output_tokens ?? 0 };
-      this.result = { isError: ev.is_error === true || ev.subtype !== "success", message: ev.result ?? ev.subtype };
+      const cache = this.shape.inputHasCache ? 0 : (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+      this.tokens = { in: (u.input_tokens ?? 0) + cache, out: u.output_tokens ?? 0 };
+      const failure = typeof ev.error?.message === "string" ? apiErrorText(ev.error.message) : undefined;
+      this.result = { isError: ev.is_error === true || ev.subtype !== "success", message: ev.result ?? failure ?? ev.subtype };
     }
   }
 
@@ -92,7 +112,9 @@ export class ClaudeStream {
     const usage = ev.message?.usage;
     for (const b of blocks) {
       if (b.type === "text" && b.text) {
-        this.dialog.write({ type: "message", role: "assistant", content: b.text, ...(usage ? { tokens: { in: usage.input_tokens ?? 0, out: usage.output_tokens ?? 0 } } : {}) });
+        // qwen puts an empty usage (zeros) on every event: no tokens then.
+        const counted = usage && ((usage.input_tokens ?? 0) > 0 || (usage.output_tokens ?? 0) > 0);
+        this.dialog.write({ type: "message", role: "assistant", content: b.text, ...(counted ? { tokens: { in: usage?.input_tokens ?? 0, out: usage?.output_tokens ?? 0 } } : {}) });
       } else if (b.type === "thinking" && b.thinking) this.dialog.write({ type: "thinking", content: b.thinking });
       else if (b.type === "tool_use" && b.id) {
         this.names.set(b.id, b.name ?? "");
@@ -114,7 +136,7 @@ export class ClaudeStream {
   /** The closing entry: the CLI's own result, else why it ended without one. */
   complete(exit: { code: number; stopped: boolean }, durationMs: number): void {
     const status = exit.stopped ? "timeout" : this.result && !this.result.isError && exit.code === 0 ? "success" : "error";
-    const message = exit.stopped ? "The agent's time limit was reached" : (this.result?.message ?? `claude exited with status ${exit.code} without a result`);
+    const message = exit.stopped ? "The agent's time limit was reached" : (this.result?.message ?? `${this.shape.cli} exited with status ${exit.code} without a result`);
     this.dialog.write({ type: "complete", status, turns: this.turns, duration_ms: durationMs, total_tokens: this.tokens, message });
   }
 }

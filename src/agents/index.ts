@@ -18,8 +18,9 @@ import { driverMsg } from "./messages.ts";
 import { gatewayWires, lockConfigDir, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
 import { DIALOG_FILE, type TaskBrief } from "../contract/agent.ts";
 import { taskPrompt } from "./prompt.ts";
+import { pickQwenWire, qwenArgv, qwenEnv, qwenStream, writeQwenSettings } from "./qwen-code.ts";
 
-export const DRIVERS = ["claude-code", "codex", "opencode", "gemini-cli"] as const;
+export const DRIVERS = ["claude-code", "codex", "opencode", "gemini-cli", "qwen-code"] as const;
 
 /** What a driver runs: the CLI's argv and environment, and the converter of its stdout. */
 interface Launch {
@@ -53,6 +54,13 @@ const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<
     const setup = { baseUrl: need(s.baseUrl, "SSE_BASE_URL"), key: need(s.apiKey, "SSE_API_KEY"), model: c.model, mcpUrl: need(s.mcpUrl, "SSE_MCP_URL"), timeoutS: s.timeoutS, home: s.home };
     writeGeminiSettings(setup);
     return { argv: geminiArgv(s.agentDir, c.model), env: geminiEnv(s.inherited, setup), stream: new GeminiStream(c.dialog) };
+  },
+  "qwen-code": async (c) => {
+    const s = c.settings;
+    const [baseUrl, key] = [need(s.baseUrl, "SSE_BASE_URL"), need(s.apiKey, "SSE_API_KEY")];
+    const wire = pickQwenWire(await gatewayWires(baseUrl, key, c.model));
+    const setup = { baseUrl, key, model: c.model, mcpUrl: need(s.mcpUrl, "SSE_MCP_URL"), wire, timeoutS: s.timeoutS, home: s.home };
+    return { argv: qwenArgv(s.agentDir, c.model, wire), env: qwenEnv(s.inherited, setup, writeQwenSettings(setup)), stream: qwenStream(c.dialog) };
   },
 };
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Dialog } from "../../src/agents/dialog.ts";
 import { GEMINI_SUBAGENTS, GeminiStream, geminiArgv, geminiEnv, geminiErrorText, geminiSettings, writeGeminiSettings } from "../../src/agents/gemini-cli.ts";
 import { tempDir } from "../helpers/cli.ts";
-import { convertStream, type Entry, FIX_MESSAGES, fixSteps, toolSteps } from "./support.ts";
+import { convertStream, type Entry, FIX_MESSAGES, fixSteps, toolPairs, toolSteps } from "./support.ts";
 
 const dir = tempDir("ssebench-gemini-stream-");
 afterAll(() => dir.cleanup());
@@ -43,20 +43,7 @@ describe("gemini-cli driver", () => {
   });
 
   test("argv: the bundle on the shipped Bun without auto-install, headless yolo stream-json, the run's model, this session's trust, only our MCP server", () => {
-    expect(geminiArgv("/opt/agent", "m")).toEqual([
-      "/opt/agent/bin/bun",
-      "--no-install",
-      "/opt/agent/gemini-cli/bundle/gemini.js",
-      "--approval-mode",
-      "yolo",
-      "--output-format",
-      "stream-json",
-      "--model",
-      "m",
-      "--skip-trust",
-      "--allowed-mcp-server-names",
-      "ssebench",
-    ]);
+    expect(geminiArgv("/opt/agent", "m")).toEqual(["/opt/agent/bin/bun", "--no-install", "/opt/agent/gemini-cli/bundle/gemini.js", "--approval-mode", "yolo", "--output-format", "stream-json", "--model", "m", "--skip-trust", "--allowed-mcp-server-names", "ssebench"]);
   });
 
   test("a fix: deltas joined into one message per turn, tools paired by tool_id, MCP test_patch, tokens and turns", () => {
@@ -85,12 +72,7 @@ describe("gemini-cli driver", () => {
 
   test("tool errors: a failed command is its output; a replace that matches nothing is an error with gemini's message", () => {
     const entries = convert("tool-error");
-    expect(tools(entries)).toEqual([
-      ["run_shell_command", "running"],
-      ["run_shell_command", "success"],
-      ["replace", "running"],
-      ["replace", "error"],
-    ]);
+    expect(tools(entries)).toEqual(toolPairs(["run_shell_command", "success"], ["replace", "error"]));
     expect(entries.find((e) => e.name === "run_shell_command" && e.status === "success")?.result).toBe("cat: missing.c: No such file or directory");
     expect(String(entries.find((e) => e.status === "error")?.error)).toStartWith("Could not find an exact match for 'old_string'");
     expect(entries.at(-1)).toMatchObject({ status: "success", turns: 3 });

@@ -45,5 +45,8 @@ export const FIX_MESSAGES = [
   "The patch builds and passes the tests. Done.",
 ];
 
+/** Tool pairs as the dialog has them: each tool's start, then its outcome. */
+export const toolPairs = (...tools: [name: string, outcome: string][]) => tools.flatMap(([name, outcome]) => [[name, "running"], [name, outcome]]);
+
 /** The scripted fix's tool pairs, under the CLI's names for reading, editing and test_patch. */
-export const fixSteps = (read: string, edit: string, testPatch: string) => [read, edit, testPatch].flatMap((name) => [[name, "running"], [name, "success"]]);
+export const fixSteps = (read: string, edit: string, testPatch: string) => toolPairs([read, "success"], [edit, "success"], [testPatch, "success"]);

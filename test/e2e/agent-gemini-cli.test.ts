@@ -13,6 +13,7 @@ import type { Summary } from "../../src/formats/run/summary.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { fixSteps } from "../agents/support.ts";
 import { tempDir } from "../helpers/cli.ts";
+import { givesUp, stopsOnBudget } from "./agent-checks.ts";
 import { agentModelsHome, agentRunner, DEMO_TASK, type DialogLine, E2E, jsonl, readJson, SKIP_REASON } from "./helpers.ts";
 
 setDefaultTimeout(900_000);
@@ -57,24 +58,7 @@ describe.skipIf(!E2E)(`the real Gemini CLI against the scripted model${SKIP_REAS
     expect(summary.agent_run).toEqual({ driver: "gemini-cli", cli: "@google/gemini-cli@0.61.0", wire: "gemini", turns: 4, budget_refused_calls: 0 });
   });
 
-  test("gemini-cli: a script that gives up → failed", async () => {
-    const r = await run("scripted-give-up", "gemini-give-up");
-    expect(r.stdout).toContain("Grade: failed");
-    const dialog = jsonl<DialogLine>(join(runDir("scripted-give-up", "gemini-give-up"), "archive", "dialog.jsonl"));
-    expect(dialog.filter((d) => d.type === "tool")).toEqual([]);
-    expect(dialog.at(-1)).toMatchObject({ type: "complete", status: "success", turns: 1 });
-  });
+  test("gemini-cli: a script that gives up → failed", () => givesUp(agentRun, "gemini-cli"));
 
-  test("gemini-cli: a spent budget stops the agent promptly (a 400 it does not retry) and the run says why", async () => {
-    const r = await run("scripted-gemini-fix", "gemini-budget", ["--budget", "0.0001"]);
-    const dir = runDir("scripted-gemini-fix", "gemini-budget");
-    const summary = readJson<Summary>(join(dir, "summary.json"));
-    expect(summary.runtime_result.agent_duration).toBeLessThan(60);
-    expect(jsonl<LedgerEntry>(join(dir, "model-calls.jsonl")).map((c) => c.status)).toEqual([400]);
-    expect(summary.agent_run.budget_refused_calls).toBe(1);
-    expect(r.stderr).toContain("The run's model budget of $0.0001 ran out: the gateway refused 1 call whose worst case did not fit");
-    const dialog = jsonl<DialogLine>(join(dir, "archive", "dialog.jsonl"));
-    expect(dialog.at(-1)).toMatchObject({ type: "complete", status: "error" });
-    expect(dialog.at(-1)?.message).toStartWith("Budget exhausted");
-  });
+  test("gemini-cli: a spent budget stops the agent promptly (a 400 it does not retry) and the run says why", () => stopsOnBudget(agentRun, "gemini-cli", "scripted-gemini-fix"));
 });

@@ -85,6 +85,8 @@ export interface DialogLine {
   tool_id?: string;
   turns?: number;
   message?: string;
+  /** a message's text */
+  content?: string;
   data?: Record<string, string>;
   total_tokens?: { in: number; out: number };
 }
