@@ -24,6 +24,7 @@ import { latestByTrial, isInfraError } from "./rules.ts";
 import { type Emit, jsonProgress, plainProgress, terminalProgress } from "./progress.ts";
 import { runJob } from "./runner.ts";
 import { asUserError } from "./io.ts";
+import { removeLeftovers } from "./leftovers.ts";
 import { lockJob } from "./lock.ts";
 import { jobDir, jobLog, openJobFolder, readJobFile, readTrials, spentOf, writeJobFile } from "./store.ts";
 import { listTasks, selectTasks } from "./task-list.ts";
@@ -165,10 +166,11 @@ export async function jobCommand(args: RawJobArgs, argv: Argv): Promise<number> 
       writeJobFile(dir, job);
     }
     const log = jobLog(dir);
-    openJobFolder(dir, (line, detail) => {
+    const note = (line: string, detail?: string) => {
       reporter.warn(line);
       log(line, detail);
-    });
+    };
+    openJobFolder(dir, note);
     const jobs = pace.jobs ?? defaultJobs(base.resources.cpus, memoryBytes(base.resources.memory));
     const controller = new AbortController();
     const { emit, close } = await progressFor(Boolean(args.json), reporter);
@@ -182,6 +184,7 @@ export async function jobCommand(args: RawJobArgs, argv: Argv): Promise<number> 
     // One backend for the whole job: what its trials share (a Swarm connection) is set up once.
     const backend = await openBackend(base.backend ?? "local", docker, process.env, reporter.debug, base.constraints);
     try {
+      await removeLeftovers(dir, name, backend, note);
       await runJob({ dir, job, base, jobs, retries: pace.retries }, { docker, home, env: process.env, emit, warn: reporter.warn, stop: controller.signal, backend });
     } finally {
       for (const [sig, h] of handlers) process.removeListener(sig, h);

@@ -36,6 +36,9 @@ export const msg = {
   jobIoFailed: (path: string, cause: string, name: string) =>
     `${path}: ${cause}; job ${name} stopped (the trials it was running are recorded as interrupted where that could still be written); run it again with --job ${name} once this is fixed`,
   lockFailed: (lock: string, detail: string) => `${lock}: cannot lock the job: ${detail}`,
+  leftoversRemoved: (name: string, what: readonly string[]) => `Removed what a killed process of job ${name} left: ${what.join(", ")}`,
+  leftoversUnsought: (detail: string) => `Could not look for what a killed process of the job left on the engine: ${detail}`,
+  scratchKept: (path: string, detail: string) => `Could not remove ${path}, left by a killed process of the job: ${detail}`,
   trialsLine: (file: string, line: number) => `${file}:${line}: not a trial record; ignored`,
   trialsTornDropped: (file: string, bytes: number) =>
     `${file}: its last line was cut off (${bytes} bytes, a process stopped while writing it); dropped, so that trial runs again`,

@@ -60,7 +60,7 @@ const sleep = (ms: number, stop: AbortSignal) =>
 type TrialDeps = JobDeps & { latch: IoLatch };
 
 async function runOneTrial(run: JobRun, deps: TrialDeps, spec: TrialSpec, attemptNo: number): Promise<TrialRecord> {
-  const opts: RunOptions = { ...run.base, task: spec.task, agent: spec.agent_dir ?? spec.agent, model: spec.model === NO_MODEL ? undefined : spec.model, runId: undefined, requirePass: false, job: run.job.name, patchFile: spec.patch ? join(run.dir, spec.patch) : undefined };
+  const opts: RunOptions = { ...run.base, task: spec.task, agent: spec.agent_dir ?? spec.agent, model: spec.model === NO_MODEL ? undefined : spec.model, runId: undefined, requirePass: false, job: run.job.name, jobDir: run.dir, patchFile: spec.patch ? join(run.dir, spec.patch) : undefined };
   const log = join(run.dir, "logs", trialLogName(spec.trial, attemptNo));
   const reporter = fileReporter(log, (cause) => deps.latch.take(cause, log));
   const started = new Date();

@@ -61,6 +61,8 @@ export const msg = {
   swarmRegistrySetting: (name: string, value: string) => `${name}=${JSON.stringify(value)}: expected a registry address, host[:port][/path] in lower case`,
   swarmResultsSetting: (value: string) => `SSEBENCH_SWARM_RESULTS=${JSON.stringify(value)}: expected upload (the default) or copy`,
   swarmCopyFailed: (what: string, detail: string) => `Could not copy the trial's ${what} from its node: ${detail}`,
+  leftoversUnlisted: (kind: string, label: string, detail: string) => `Could not list the ${kind}s labelled ${label}: ${detail}`,
+  leftoverKept: (kind: string, ids: readonly string[], detail: string) => `Could not remove the ${kind}s ${ids.map((id) => id.slice(0, 12)).join(", ")} left by a killed process: ${detail}`,
   swarmLeftover: (what: string, detail: string) => `Could not remove ${what}: ${detail}`,
   constraintSyntax: (value: string) => `--constraint ${JSON.stringify(value)}: expected a placement constraint such as node.labels.ssebench.role==runner (ATTRIBUTE==VALUE or ATTRIBUTE!=VALUE)`,
   constraintNeedsSwarm: () => "--constraint places a trial's service on a Swarm: use it with --backend swarm",

@@ -7,12 +7,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../contract/model.ts";
 import { describeCause, UserError } from "../errors.ts";
 import type { RunTotals } from "../gateway/keys.ts";
 import type { LoadedModel } from "../gateway/models.ts";
+import { scratchPrefix } from "./backends/owner.ts";
 import { msg } from "./messages.ts";
 
 export interface RunGateway {
@@ -26,11 +26,13 @@ export interface RunGateway {
  * `report.debug` gets a dropped connection's line; `report.warn` the first call of the run the
  * upstream failed, at once (an unreachable provider must not look like a silent agent).
  */
-export async function openRunGateway(model: LoadedModel, runId: string, runDir: string, budget: number, report: { debug: (line: string) => void; warn: (line: string) => void }): Promise<RunGateway> {
+export async function openRunGateway(model: LoadedModel, owner: { runId: string; runDir: string; jobDir?: string }, budget: number, report: { debug: (line: string) => void; warn: (line: string) => void }): Promise<RunGateway> {
+  const { runId, runDir } = owner;
   const { Gateway, servedModel } = await import("../gateway/server.ts");
   const gateway = new Gateway({ log: report.debug, upstreamError: (_run, line) => report.warn(line) });
-  // Short, under /tmp: a Unix socket path is limited to 107 bytes, a results path is not.
-  const base = join(tmpdir(), "ssebench-gw-");
+  // Short, under /tmp: a Unix socket path is limited to 107 bytes, a results path is not. A job's
+  // trial tags it with the job, whose next process removes it if this one is killed (owner.ts).
+  const base = scratchPrefix("gateway", owner.jobDir);
   const run = gateway.issue(runId, servedModel(model), budget, runDir);
   let dir: string | undefined;
   let access: ReturnType<typeof gateway.serveRun>;

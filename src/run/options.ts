@@ -43,6 +43,8 @@ export interface RunOptions {
   budget: number;
   /** the job this run is a trial of (summary.json provenance) */
   job?: string;
+  /** that job's folder: labels what the run leaves outside its run folder (backends/owner.ts) */
+  jobDir?: string;
   /** the patch the built-in `patch` agent applies (a --predictions line, saved by the job) */
   patchFile?: string;
   /** where the container runs (docs/backends.md); default local */

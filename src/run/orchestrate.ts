@@ -155,7 +155,7 @@ async function prepareTrial(run: Run): Promise<void> {
   run.backend ??= await openBackend(opts.backend ?? "local", deps.docker, deps.env, deps.reporter.debug, opts.constraints);
   const image = await run.backend.prepareImages(images.agentId as string, guard.abortSignal);
   if (guard.stopped) throw new UserError(msg.aborted(guard.reason ?? "stopped"));
-  if (plan.served) run.gateway = await openRunGateway(plan.served, run.runId, dir.path, opts.budget, deps.reporter);
+  if (plan.served) run.gateway = await openRunGateway(plan.served, { runId: run.runId, runDir: dir.path, jobDir: opts.jobDir }, opts.budget, deps.reporter);
   // The patch agent's prediction is mounted where the reference patch would be, and kept with the run.
   const prediction = plan.agent.name === PATCH_AGENT ? opts.patchFile : undefined;
   if (prediction) copyFileSync(prediction, join(dir.path, "prediction.patch"));

@@ -4,6 +4,7 @@ import { ARCHIVE_MOUNT } from "../contract/paths.ts";
 import type { TaskMetadata } from "../formats/manifest/manifest-types.ts";
 import type { RunConfig } from "../formats/run/summary.ts";
 import type { ContainerSpec } from "./backends/container.ts";
+import { JOB_LABEL } from "./backends/owner.ts";
 import type { RunOptions } from "./options.ts";
 import type { RunDir } from "./record/results.ts";
 import { pickRunUids } from "./run-uids.ts";
@@ -54,6 +55,7 @@ export function containerSpec(
     "ssebench.run-id": run.runId,
   };
   if (plan.agent.reference) labels["ssebench.reference-run"] = "true";
+  if (opts.jobDir) labels[JOB_LABEL] = opts.jobDir;
   return {
     image: run.image,
     runDir: run.runDir.path,

@@ -2,12 +2,16 @@
  * Jobs that the machine fails, on a real engine: the results folder on a small tmpfs that runs
  * out of inodes, then out of space, while two trials run (one line naming the path, exit 1, the
  * trials in flight recorded as interrupted where the disk still takes a line, never a torn or
- * lost record; the resume finishes the job, each trial recorded once).
+ * lost record; the resume finishes the job, each trial recorded once); and a job killed with
+ * SIGKILL mid-way, in the middle of writing a record (its containers and gateway folders are
+ * found by the job's label and removed before the resume runs anything; each trial recorded once).
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readTrials, type TrialRecord } from "../../src/jobs/store.ts";
+import { JOB_LABEL, jobTag } from "../../src/run/backends/owner.ts";
 import { hasNoStackTrace, ssebench, tempDir } from "../helpers/cli.ts";
 import { demoDir, docker, E2E, homeWithAgents, SKIP_REASON, watchedSsebench } from "./helpers.ts";
 
@@ -15,6 +19,10 @@ setDefaultTimeout(900_000);
 const ROOT = process.getuid?.() === 0;
 const scratch = tempDir("ssebench-e2e-jobs-crash-");
 const home = homeWithAgents({ napper: `["sleep", "30"]` });
+// The same with a model, so that each trial has a gateway (its folder on the host).
+mkdirSync(join(home.path, "agents", "model-napper"));
+writeFileSync(join(home.path, "agents", "model-napper", "agent.yaml"), "name: model-napper\nuses_model: true\nwires: [chat]\n");
+writeFileSync(join(home.path, "agents", "model-napper", "Dockerfile"), `FROM scratch\nCOPY agent.yaml /opt/agent/agent.yaml\nCMD ["sleep", "30"]\n`);
 const disk = join(scratch.path, "disk");
 mkdirSync(disk);
 let mounted = false;
@@ -68,17 +76,17 @@ const TASKS = ["htmlesc-quote-overflow", "fixedbuf-extend-overflow"];
 const TRIALS = TASKS.map((t) => `${t}/none/napper/1`).sort();
 const jobArgs = (name: string) => ["run", "--local", demoDir, ...TASKS.flatMap((t) => ["--task", t]), "--agent", "napper", "--jobs", "2", "--retries", "0", "--job", name, "--results", disk];
 
-async function untilRunning(n: number): Promise<void> {
-  for (let i = 0; i < 2400 && running() < n; i++) await Bun.sleep(250);
+async function untilRunning(n: number, job: ReturnType<typeof watch>): Promise<void> {
+  for (let i = 0; i < 2400 && running() < n && job.proc.exitCode === null; i++) await Bun.sleep(250);
   expect(running()).toBe(n);
 }
 
 /** Every line of trials.jsonl is whole; its records. */
-function wholeRecords(job: string): TrialRecord[] {
-  const text = readFileSync(join(disk, "jobs", job, "trials.jsonl"), "utf8");
+function wholeRecords(jobs: string, job: string): TrialRecord[] {
+  const text = readFileSync(join(jobs, job, "trials.jsonl"), "utf8");
   expect(text === "" || text.endsWith("\n")).toBe(true);
   for (const line of text.split("\n").filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
-  return readTrials(join(disk, "jobs", job));
+  return readTrials(join(jobs, job));
 }
 
 /** The one line the job ends with: the path it could not write and the job stopped. */
@@ -96,12 +104,12 @@ function ioLine(stderr: string, job: string): string {
 /** Job NAME (named as what runs out) on the tmpfs, run out of it once both trials run: its records, after the one line. */
 async function fillsMidJob(what: "inodes" | "blocks"): Promise<TrialRecord[]> {
   const job = watch(jobArgs(what));
-  await untilRunning(2);
+  await untilRunning(2, job);
   exhaust(what);
   const stderr = await job.rest();
   expect(await job.proc.exited).toBe(1);
   ioLine(stderr, what);
-  const records = wholeRecords(what);
+  const records = wholeRecords(join(disk, "jobs"), what);
   roomy();
   return records;
 }
@@ -124,9 +132,45 @@ describe.skipIf(!E2E || !ROOT)(`a job whose disk fills${E2E && !ROOT ? " [skippe
       const r = await ssebench(["run", "--job", job, "--results", disk], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout.split("\n")[0]).toBe(`Job ${job}: 2 trials: 0 passed, 2 failed, 0 errors`);
-      const records = wholeRecords(job);
+      const records = wholeRecords(join(disk, "jobs"), job);
       expect(records.slice(0, earlier.length)).toEqual(earlier);
       expect(records.filter((t) => t.status === "failed").map((t) => t.trial).sort()).toEqual(TRIALS);
     }
   });
 });
+
+describe.skipIf(!E2E)(`a job killed with SIGKILL${SKIP_REASON}`, () => {
+  test("kill -9 mid-job, mid-record, then resume: what it left is removed by label first; each trial recorded once", async () => {
+    const results = join(scratch.path, "killed");
+    const dir = join(results, "jobs", "k9");
+    const labelled = (...all: string[]) => docker(["ps", ...all, "--quiet", "--filter", `label=${JOB_LABEL}=${dir}`]).split("\n").filter(Boolean).sort();
+    const gateways = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`ssebench-gw-${jobTag(dir)}-`));
+    const job = watch(["run", "--local", demoDir, ...TASKS.flatMap((t) => ["--task", t]), "--agent", "model-napper", "--model", "scripted", "--jobs", "2", "--retries", "0", "--job", "k9", "--results", results]);
+    for (let i = 0; i < 2400 && labelled().length < 2 && job.proc.exitCode === null; i++) await Bun.sleep(250);
+    expect(labelled()).toHaveLength(2);
+    expect(gateways()).toHaveLength(2);
+    const left = labelled("--all");
+    job.proc.kill("SIGKILL");
+    await job.proc.exited;
+    // Killed as it wrote a record: a torn last line.
+    appendFileSync(join(dir, "trials.jsonl"), `{"trial":"${TASKS[0]}/scripted/model-napper/1","status":"fai`);
+    expect(labelled("--all")).toEqual(left);
+    expect(gateways()).toHaveLength(2);
+
+    const r = await ssebench(["run", "--job", "k9", "--results", results], { env });
+    expect(r.exitCode).toBe(0);
+    const lines = r.stderr.split("\n");
+    const removedAt = lines.indexOf("[warn] Removed what a killed process of job k9 left: 2 containers, 2 gateway folders");
+    const plannedAt = lines.findIndex((l) => l.startsWith("[info] Job k9: 2 trials, 2 to run, 2 at once"));
+    expect(removedAt).toBeGreaterThanOrEqual(0);
+    expect(plannedAt).toBeGreaterThan(removedAt);
+    expect(readFileSync(join(dir, "job.log"), "utf8")).toContain("Removed what a killed process of job k9 left: 2 containers, 2 gateway folders");
+    for (const id of left) expect(docker(["ps", "--all", "--quiet", "--filter", `id=${id}`])).toBe("");
+    expect(gateways()).toEqual([]);
+    expect(labelled("--all")).toEqual([]);
+    // Each trial once: the killed runs left no record, the torn line was dropped.
+    const records = wholeRecords(join(dir, ".."), "k9");
+    expect(records.map((t) => [t.trial, t.try]).sort()).toEqual(TASKS.map((t) => [`${t}/scripted/model-napper/1`, 1]).sort());
+  });
+});
+

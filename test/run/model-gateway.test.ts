@@ -12,7 +12,7 @@ const model = await loadModelFile(join(repoRoot, "models", "scripted.yaml"), {})
 
 describe("the run's gateway", () => {
   test("a 0700 folder with the socket and a 0600 key file; gone after close", async () => {
-    const gw = await openRunGateway(model, "r1", runDir.path, 10, { debug: () => {}, warn: () => {} });
+    const gw = await openRunGateway(model, { runId: "r1", runDir: runDir.path }, 10, { debug: () => {}, warn: () => {} });
     expect(statSync(gw.dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(gw.dir, "api-key")).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(gw.dir, "api-key"), "utf8")).toMatch(/^sk-ssebench-\S+\n$/);
@@ -25,7 +25,7 @@ describe("the run's gateway", () => {
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = join(runDir.path, "missing");
     try {
-      await expect(openRunGateway(model, "r2", runDir.path, 10, { debug: () => {}, warn: () => {} })).rejects.toThrow(/^Cannot serve the model gateway in .*missing\/ssebench-gw-… \(ENOENT: .*\); set TMPDIR to a short, writable folder$/);
+      await expect(openRunGateway(model, { runId: "r2", runDir: runDir.path }, 10, { debug: () => {}, warn: () => {} })).rejects.toThrow(/^Cannot serve the model gateway in .*missing\/ssebench-gw-… \(ENOENT: .*\); set TMPDIR to a short, writable folder$/);
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;

@@ -7,6 +7,7 @@
  * picks one.
  */
 import type { ContainerSpec, ContainerState } from "./container.ts";
+import type { Removed } from "./leftovers.ts";
 
 export const BACKENDS = ["local", "swarm"] as const;
 export type BackendName = (typeof BACKENDS)[number];
@@ -49,4 +50,10 @@ export interface Backend {
   list(): Promise<TrialListing[]>;
   /** the end of a job or run: what the backend shares between trials; warnings */
   close(): Promise<string[]>;
+  /**
+   * What a killed process of the job in `jobDir` left where trials run (containers, volumes,
+   * networks, services, secrets labelled `ssebench.job=<jobDir>`, owner.ts), removed; throws only
+   * the UserError of an engine that cannot be reached.
+   */
+  removeJobLeftovers(jobDir: string): Promise<Removed>;
 }

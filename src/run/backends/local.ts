@@ -7,6 +7,8 @@ import type { Backend, Trial, TrialListing } from "./backend.ts";
 import { type ContainerSpec, type ContainerState, inspectContainer, type RunningContainer, startContainer, stopContainer, teardown } from "./container.ts";
 import { type DiskWatch, quotaSupported, sizeBytes, watchDisk } from "./disk-watch.ts";
 import type { Docker } from "./docker.ts";
+import { type Removed, removeLabelled } from "./leftovers.ts";
+import { JOB_LABEL } from "./owner.ts";
 import { SidecarPair } from "./sidecar-pair.ts";
 
 const NOT_RUN: ContainerState = { exitCode: null, oomKilled: false, startedAt: null, finishedAt: null };
@@ -75,5 +77,9 @@ export class LocalBackend implements Backend {
 
   async close(): Promise<string[]> {
     return [];
+  }
+
+  removeJobLeftovers(jobDir: string): Promise<Removed> {
+    return removeLabelled(this.docker, `${JOB_LABEL}=${jobDir}`, ["container", "volume", "network"]);
   }
 }

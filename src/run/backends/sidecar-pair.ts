@@ -11,13 +11,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ARCHIVE_MOUNT, ENTRYPOINT } from "../../contract/paths.ts";
 import { SIDECAR_AGENT_COMMAND, SIDECAR_DIR, SIDECAR_SOCKETS } from "../../contract/sidecar.ts";
 import { msg } from "../messages.ts";
 import { bindMount, type ContainerSpec, launch, type PairMounts, type RunningContainer, startContainer, stopContainer, teardown, volumeMount } from "./container.ts";
 import type { Docker } from "./docker.ts";
+import { JOB_LABEL, scratchPrefix } from "./owner.ts";
 
 /** How often the host looks for the task container's control socket. */
 const READY_POLL_MS = 50;
@@ -60,7 +60,7 @@ export class SidecarPair implements RunningContainer {
     private readonly onOutput: (chunk: string) => void,
   ) {
     // Short, under /tmp: a Unix socket path is limited to 107 bytes.
-    const sockets = mkdtempSync(join(tmpdir(), "ssebench-sc-"));
+    const sockets = mkdtempSync(scratchPrefix("sidecar", spec.labels[JOB_LABEL]));
     chmodSync(sockets, 0o711);
     this.pair = { volume: `ssebench-sidecar-${randomBytes(6).toString("hex")}`, sockets };
     this.done = this.run(spec);

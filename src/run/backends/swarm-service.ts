@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { type ModelSecret, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../contract/model.ts";
 import { ENTRYPOINT, SECRET_MODEL_TARGET, SECRET_PATCH_TARGET, SECRET_UPLOAD_TARGET, SECRETS_DIR } from "../../contract/paths.ts";
 import { CAPABILITIES, type ContainerSpec } from "./container.ts";
+import { JOB_LABEL } from "./owner.ts";
 
 /** seconds between SIGTERM and SIGKILL when a trial is stopped (as `docker stop --time` locally) */
 export const STOP_GRACE_SECONDS = 20;
@@ -118,6 +119,8 @@ export interface RelayInput {
   socketDir: string;
   socketName: string;
   runId: string;
+  /** the job the trial is part of (its folder): labels the relay too (owner.ts) */
+  job?: string;
   /** the run's gateway sockets on this host (run/model-gateway.ts), relayed on RELAY_MODEL_PORT and RELAY_PLUGIN_PORT */
   model?: { socket: string; pluginSocket: string };
 }
@@ -135,7 +138,7 @@ export function relayArgs(input: RelayInput): string[] {
   args.push("--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--read-only", "--user", "0:0", "--entrypoint", ENTRYPOINT, "--workdir", "/");
   args.push("--cpus", "0.5", "--memory", RELAY_MEMORY, "--memory-swap", RELAY_MEMORY, "--pids-limit", "64");
   args.push("--mount", `type=bind,source=${input.socketDir},target=${RELAY_SOCKET_DIR},readonly`);
-  for (const label of [`ssebench.run-id=${input.runId}`, "ssebench.backend=swarm", `${ROLE_LABEL}=relay`]) args.push("--label", label);
+  for (const label of [...ownerLabels(input.runId, input.job), "ssebench.backend=swarm", `${ROLE_LABEL}=relay`]) args.push("--label", label);
   const model = input.model ? modelRelay(input.model) : { mounts: [], pairs: [] };
   for (const m of model.mounts) args.push("--mount", m);
   args.push(input.image, "relay", `0.0.0.0:${RELAY_PORT}`, `${RELAY_SOCKET_DIR}/${input.socketName}`, ...model.pairs);
@@ -167,8 +170,14 @@ export const ROLE_LABEL = "ssebench.role";
  * The trial's overlay network: internal (no route out); attachable, so the trial's relay (a plain
  * container on the manager) can join it.
  */
-export function networkArgs(names: TrialNames, runId: string): string[] {
-  return ["network", "create", "--driver", "overlay", "--internal", "--attachable", "--label", `ssebench.run-id=${runId}`, "--label", "ssebench.backend=swarm", names.network];
+export function networkArgs(names: TrialNames, runId: string, job?: string): string[] {
+  const labels = [...ownerLabels(runId, job), "ssebench.backend=swarm"].flatMap((l) => ["--label", l]);
+  return ["network", "create", "--driver", "overlay", "--internal", "--attachable", ...labels, names.network];
+}
+
+/** The labels of what a trial makes beside its service: its run, and its job when it is a job's (a resume removes them). */
+export function ownerLabels(runId: string, job: string | undefined): string[] {
+  return [`ssebench.run-id=${runId}`, ...(job ? [`${JOB_LABEL}=${job}`] : [])];
 }
 
 /** `SSEBENCH_SWARM_NODES`: "NODE-ID=ENGINE,…" → map; undefined when malformed. */

@@ -20,7 +20,9 @@ import type { ContainerSpec, ContainerState } from "./container.ts";
 import { type Docker, DockerCli, engineAddress, firstLine } from "./docker.ts";
 import { msg } from "../messages.ts";
 import { SwarmImages } from "./swarm-images.ts";
-import { jobsCleanUp, modelSecretText, networkArgs, parseNodes, relayArgs, ROLE_LABEL, serviceArgs, trialNames } from "./swarm-service.ts";
+import { type Removed, removeLabelled } from "./leftovers.ts";
+import { JOB_LABEL } from "./owner.ts";
+import { jobsCleanUp, modelSecretText, networkArgs, ownerLabels, parseNodes, relayArgs, ROLE_LABEL, serviceArgs, trialNames } from "./swarm-service.ts";
 import { SwarmTrial, watchTask } from "./swarm-trial.ts";
 import type { ResultsReceiver } from "./upload/receiver.ts";
 
@@ -124,6 +126,7 @@ export class SwarmBackend implements Backend {
 
   private async run(trial: SwarmTrial, spec: ContainerSpec, runId: string, onOutput: (chunk: string) => void): Promise<number> {
     const { names } = trial;
+    const job = spec.labels[JOB_LABEL];
     const create = async (args: string[]) => {
       const r = await this.manager.call(args);
       if (r.code !== 0) throw new UserError(`docker ${args.slice(0, 2).join(" ")} ${args.at(-1)}: ${firstLine(r.stderr)}`);
@@ -131,11 +134,11 @@ export class SwarmBackend implements Backend {
     try {
       // The model's calls go home through the relay, which only a run with an upload has.
       if (spec.modelDir && !this.uploads) throw new UserError(msg.swarmModelNeedsUpload());
-      await create(networkArgs(names, runId));
-      if (spec.referencePatch) await create(["secret", "create", "--label", `ssebench.run-id=${runId}`, names.patchSecret, spec.referencePatch]);
+      await create(networkArgs(names, runId, job));
+      if (spec.referencePatch) await create(["secret", "create", ...secretLabels(runId, job), names.patchSecret, spec.referencePatch]);
       if (this.uploads) await this.uploadSecret(trial, spec, runId, create);
       if (spec.modelDir) {
-        await this.createSecret(names.modelSecret, runId, modelSecretText(readKey(spec.modelDir, MODEL_KEY_FILE), readKey(spec.modelDir, MODEL_PLUGIN_KEY_FILE)), create);
+        await this.createSecret(names.modelSecret, secretLabels(runId, job), modelSecretText(readKey(spec.modelDir, MODEL_KEY_FILE), readKey(spec.modelDir, MODEL_PLUGIN_KEY_FILE)), create);
         trial.withModel = true;
       }
       const withUpload = trial.upload !== undefined;
@@ -165,15 +168,15 @@ export class SwarmBackend implements Backend {
   private async uploadSecret(trial: SwarmTrial, spec: ContainerSpec, runId: string, create: (args: string[]) => Promise<void>): Promise<void> {
     const { receiver } = await this.openReceiver();
     trial.upload = receiver.expect(runId, spec.runDir);
-    await this.createSecret(trial.names.uploadSecret, runId, trial.upload.secretText, create);
+    await this.createSecret(trial.names.uploadSecret, secretLabels(runId, spec.labels[JOB_LABEL]), trial.upload.secretText, create);
   }
 
   /** A Swarm secret from text, through a 0600 file the CLI reads; the file is gone before the trial starts. */
-  private async createSecret(name: string, runId: string, text: string, create: (args: string[]) => Promise<void>): Promise<void> {
+  private async createSecret(name: string, labels: string[], text: string, create: (args: string[]) => Promise<void>): Promise<void> {
     const temp = mkdtempSync(join(tmpdir(), "ssebench-secret-"));
     try {
       writeFileSync(join(temp, "secret"), text, { mode: 0o600 });
-      await create(["secret", "create", "--label", `ssebench.run-id=${runId}`, name, join(temp, "secret")]);
+      await create(["secret", "create", ...labels, name, join(temp, "secret")]);
     } finally {
       rmSync(temp, { recursive: true, force: true });
     }
@@ -189,7 +192,7 @@ export class SwarmBackend implements Backend {
       const { dir } = await this.openReceiver();
       const model = spec.modelDir ? { socket: join(spec.modelDir, MODEL_SOCKET), pluginSocket: join(spec.modelDir, MODEL_PLUGIN_SOCKET) } : undefined;
       trial.relayAsked = true;
-      const r = await this.manager.call(relayArgs({ names: trial.names, image: spec.image, socketDir: dir, socketName: RECEIVER_SOCKET, runId, model }));
+      const r = await this.manager.call(relayArgs({ names: trial.names, image: spec.image, socketDir: dir, socketName: RECEIVER_SOCKET, runId, job: spec.labels[JOB_LABEL], model }));
       return r.code === 0 ? undefined : new UserError(msg.swarmRelayFailed(trial.names.relay, firstLine(r.stderr)));
     } catch (e) {
       return new UserError(msg.swarmRelayFailed(trial.names.relay, e instanceof Error ? e.message : String(e)));
@@ -294,6 +297,11 @@ export class SwarmBackend implements Backend {
     return [...listing(services, "service"), ...listing(relays.code === 0 ? relays.stdout : "", "relay")];
   }
 
+  /** The services first (their tasks' containers go with them), then the relays, secrets and networks. */
+  removeJobLeftovers(jobDir: string): Promise<Removed> {
+    return removeLabelled(this.manager, `${JOB_LABEL}=${jobDir}`, ["service", "container", "secret", "network"]);
+  }
+
   async close(): Promise<string[]> {
     if (!this.receiver) return [];
     const { receiver, dir } = await this.receiver;
@@ -305,3 +313,5 @@ export class SwarmBackend implements Backend {
 
 /** A key the run's gateway wrote into its folder (run/model-gateway.ts). */
 const readKey = (dir: string, name: string): string => readFileSync(join(dir, name), "utf8").trim();
+
+const secretLabels = (runId: string, job: string | undefined) => ownerLabels(runId, job).flatMap((l) => ["--label", l]);

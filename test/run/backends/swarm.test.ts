@@ -102,6 +102,28 @@ describe("swarm service argv", () => {
     expect(args.slice(args.indexOf("sha256:abc"))).toEqual(["sha256:abc", "relay", "0.0.0.0:8080", "/run/ssebench-results/results.sock"]);
   });
 
+  test("a job's trial labels its network and relay with the job, and a resume removes what carries it: services, relays, secrets, networks", async () => {
+    const names = trialNames("r");
+    expect(networkArgs(names, "r", "/res/jobs/j")).toContain("ssebench.job=/res/jobs/j");
+    const relay = relayArgs({ names, image: "sha256:abc", socketDir: "/s", socketName: "u.sock", runId: "r", job: "/res/jobs/j" });
+    expect(relay.filter((_, i) => relay[i - 1] === "--label")).toEqual(["ssebench.run-id=r", "ssebench.job=/res/jobs/j", "ssebench.backend=swarm", "ssebench.role=relay"]);
+    const { backend, fake } = await backendWith([
+      ["service ls", () => ({ stdout: "svc1\n" })],
+      ["ps --all", () => ({ stdout: "relay1\n" })],
+      ["secret ls", () => ({ stdout: "sec1\nsec2\n" })],
+      ["network ls", () => ({ stdout: "net1\n" })],
+    ]);
+    fake.calls.length = 0;
+    expect(await backend.removeJobLeftovers("/res/jobs/j")).toEqual({ removed: ["1 service", "1 container", "2 secrets", "1 network"], warnings: [] });
+    const filter = ["--quiet", "--filter", "label=ssebench.job=/res/jobs/j"];
+    expect(fake.calls).toEqual([
+      ["service", "ls", ...filter], ["service", "rm", "svc1"],
+      ["ps", "--all", ...filter], ["rm", "--force", "--volumes", "relay1"],
+      ["secret", "ls", ...filter], ["secret", "rm", "sec1", "sec2"],
+      ["network", "ls", ...filter], ["network", "rm", "net1"],
+    ]);
+  });
+
   test("the trial's network is an internal overlay; names are valid Swarm names and differ for long IDs with one prefix", () => {
     const names = trialNames("x".repeat(60) + "_a.b");
     expect(networkArgs(names, "id")).toEqual(["network", "create", "--driver", "overlay", "--internal", "--attachable", "--label", "ssebench.run-id=id", "--label", "ssebench.backend=swarm", names.network]);
