@@ -469,4 +469,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ["test/jobs/lock-race.test.ts", "test/jobs/plan-rules.test.ts"],
     build: true,
   },
+  {
+    name: "catalog-dataset-link-out",
+    what: "the catalog reads a dataset's file through a link out of the dataset folder (a task page shows the server's /proc/self/environ)",
+    file: "src/catalog/dataset-files.ts",
+    from: "if (!isInside(real, root)) return messages.resolvesOutside(real, folder);",
+    to: "",
+    tests: ["test/catalog/hostile-dataset.test.ts", "test/catalog/report-texts.test.ts"],
+    build: true,
+  },
 ];

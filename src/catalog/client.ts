@@ -27,6 +27,7 @@ import { UserError } from "../errors.ts";
 import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest/manifest-types.ts";
 import { type CaseImageRef, caseImageRef, DEFAULT_REGISTRY, lockMismatchWarning, normaliseRegistry } from "./image-refs.ts";
 import { messages } from "./messages.ts";
+import { localDataset } from "./dataset-files.ts";
 import { isUrl, readLocation } from "./read-location.ts";
 
 export type Env = Record<string, string | undefined>;
@@ -60,25 +61,20 @@ export function lockUrlBeside(manifestLocation: string): string {
   return url.toString();
 }
 
-export async function localManifestPath(location: string): Promise<string> {
-  const info = await stat(location).catch(() => undefined);
-  return info?.isDirectory() ? join(location, "manifest.json") : location;
-}
-
 async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }
 
-async function readManifest(location: string, manifestLocation: string): Promise<Manifest> {
-  const read = await readLocation(manifestLocation);
+async function readManifest(location: string, manifestLocation: string, within?: string): Promise<Manifest> {
+  const read = await readLocation(manifestLocation, undefined, within);
   if (!read.ok) throw new UserError(messages.cannotReadCatalog(manifestLocation, read.cause));
   const { parseManifest } = await import("../formats/manifest/manifest.ts");
   return parseManifest(read.text, manifestLocation);
 }
 
-/** Reads a lock; `optional` locks that are absent give undefined instead of an error. */
-export async function readLock(location: string, optional: boolean): Promise<ImagesLock | undefined> {
-  const read = await readLocation(location);
+/** Reads a lock; `optional` locks that are absent give undefined instead of an error; `within`: see readLocation. */
+export async function readLock(location: string, optional: boolean, within?: string): Promise<ImagesLock | undefined> {
+  const read = await readLocation(location, undefined, within);
   if (!read.ok) {
     if (optional && read.missing) return undefined;
     throw new UserError(messages.cannotReadLock(location, read.cause));
@@ -126,11 +122,11 @@ export async function openCatalog({ catalog, env = process.env }: { catalog?: st
     if (lock instanceof Error) throw lock;
     opened = { location, manifestLocation, manifest, lock: lock as ImagesLock | undefined, lockLocation, embedded: false };
   } else {
-    const manifestLocation = await localManifestPath(location);
-    const manifest = await readManifest(location, manifestLocation);
+    const { manifestLocation, folder, manifestWithin } = await localDataset(location);
+    const manifest = await readManifest(location, manifestLocation, manifestWithin);
     const lockLocation = await localLockLocation(manifestLocation, namedLock);
-    const lock = lockLocation ? await readLock(lockLocation, false) : undefined;
-    opened = { location, manifestLocation, manifest, lock, lockLocation, localDir: dirname(manifestLocation), embedded: false };
+    const lock = lockLocation ? await readLock(lockLocation, false, namedLock ? undefined : folder) : undefined;
+    opened = { location, manifestLocation, manifest, lock, lockLocation, localDir: folder, embedded: false };
   }
   const warnings: string[] = [];
   if (opened.lock && opened.lockLocation) {

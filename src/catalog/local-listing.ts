@@ -7,7 +7,8 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest/manifest-types.ts";
-import { catalogSource, type Env, localLockLocation, localManifestPath, readLock } from "./client.ts";
+import { catalogSource, type Env, localLockLocation, readLock } from "./client.ts";
+import { localDataset, realFolder, refusal } from "./dataset-files.ts";
 import { lockMismatchWarning } from "./image-refs.ts";
 import { scanManifest } from "./manifest-stream.ts";
 
@@ -41,16 +42,23 @@ export async function streamLocalCatalog(
 ): Promise<StreamedCatalog | undefined> {
   const { location, namedLock, local } = catalogSource(options);
   if (!local) return undefined;
-  const manifestLocation = await localManifestPath(location);
+  const { manifestLocation, folder, manifestWithin } = await localDataset(location);
   const lockLocation = await localLockLocation(manifestLocation, namedLock);
-  const lock = lockLocation ? await readLock(lockLocation, false).catch(() => null) : undefined;
+  const lock = lockLocation ? await readLock(lockLocation, false, namedLock ? undefined : folder).catch(() => null) : undefined;
   if (lock === null) return undefined;
+  const root = manifestWithin === undefined ? undefined : await realFolder(manifestWithin);
+  if (manifestWithin !== undefined && root === undefined) return undefined;
   const { checkDocument } = await import("../formats/check.ts");
   const ids = new Set<string>();
   let fd: number | undefined;
   const read = (into: Uint8Array, offset: number) => {
     // Only a regular file can be read again by the ordinary way after a give-up (not a pipe such as /dev/stdin).
-    if (fd === undefined && !fstatSync((fd = openSync(manifestLocation, "r"))).isFile()) throw new Error("not a regular file");
+    if (fd === undefined) {
+      fd = openSync(manifestLocation, "r");
+      if (!fstatSync(fd).isFile()) throw new Error("not a regular file");
+      // A folder's manifest.json that links out of it: the ordinary reading refuses it in words.
+      if (root !== undefined && manifestWithin !== undefined && refusal(fd, manifestLocation, root, manifestWithin)) throw new Error("outside the dataset folder");
+    }
     return readSync(fd, into, offset, into.length - offset, null);
   };
   const head = readQuietly(() => scanManifest(read, (raw, written) => {

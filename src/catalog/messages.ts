@@ -16,6 +16,10 @@ export const messages = {
   refused: "connection refused (is the catalog service running?)",
   unknownLanguage: (given: string, known: readonly string[]) => `ssebench tasks list: --language must be one of ${known.join(", ")}, not '${given}'`,
   noTaskMatches: (total: number, loc: string) => `No task of the ${total} in the catalog at ${loc} matches the filters`,
+  resolvesOutside: (real: string, folder: string) => `it resolves to ${real}, outside the dataset folder ${folder}`,
+  notRegularFile: "not a regular file",
+  changedWhileRead: "it changed while it was opened",
+  noFolder: (folder: string) => `the dataset folder ${folder} cannot be resolved`,
   reportNotInCatalog: (path: string) => `(its text is not in this catalog: the file sse/${path} of the task folder)`,
   // service
   taskNotFound: (id: string) => `task '${id}' not found\n`,

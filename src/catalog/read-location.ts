@@ -5,6 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { describeCause } from "../errors.ts";
+import { readInside, type ReadFailure } from "./dataset-files.ts";
 import { messages } from "./messages.ts";
 
 export const CATALOG_TIMEOUT_MS = 10_000;
@@ -14,9 +15,14 @@ export function isUrl(location: string): boolean {
 }
 
 /** The outcome of a read: the text, or why it failed (`missing` for HTTP 404/403 and ENOENT). */
-export type ReadResult = { ok: true; text: string } | { ok: false; missing: boolean; cause: string };
+export type ReadResult = { ok: true; text: string } | ReadFailure;
 
-export async function readLocation(location: string, timeoutMs = CATALOG_TIMEOUT_MS): Promise<ReadResult> {
+/** `within`: a local path is a file of that dataset folder and must resolve inside it (dataset-files.ts). */
+export async function readLocation(location: string, timeoutMs = CATALOG_TIMEOUT_MS, within?: string): Promise<ReadResult> {
+  if (!isUrl(location) && within !== undefined) {
+    const read = await readInside(within, location);
+    return read.ok ? { ok: true, text: read.bytes.toString("utf8") } : read;
+  }
   if (!isUrl(location)) {
     try {
       return { ok: true, text: await readFile(location, "utf8") };

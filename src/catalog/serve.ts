@@ -4,12 +4,13 @@
  * (up to DRAIN_TIMEOUT_MS, as the reference's 5 s shutdown) and resolves with exit code 0.
  */
 import { stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describeCause, ExitCode, UserError } from "../errors.ts";
 import type { ImagesLock, Manifest, ManifestTask } from "../formats/manifest/manifest-types.ts";
 import { createCatalogApp, respond } from "./app.ts";
 import { DEFAULT_REGISTRY } from "./image-refs.ts";
 import { messages } from "./messages.ts";
+import { localDataset } from "./dataset-files.ts";
 import { readLocation } from "./read-location.ts";
 import type { ReportTexts } from "./report-texts.ts";
 import { cleanPath, escapePath, goTarget, movedPermanentlyBody } from "./request-target.ts";
@@ -74,8 +75,8 @@ export interface ServedCatalog {
   reports?: ReportTexts;
 }
 
-async function readOrFail(path: string, cannotRead: (loc: string, cause: string) => string): Promise<string> {
-  const read = await readLocation(path);
+async function readOrFail(path: string, cannotRead: (loc: string, cause: string) => string, within?: string): Promise<string> {
+  const read = await readLocation(path, undefined, within);
   if (!read.ok) throw new UserError(cannotRead(path, read.cause));
   return read.text;
 }
@@ -86,6 +87,7 @@ export async function loadServedCatalog(options: Pick<ServeOptions, "manifest" |
   let manifest: Manifest;
   let source: string;
   let lockPath = options.lock;
+  let lockWithin: string | undefined;
   let lock: ImagesLock | undefined;
   let metadataText: Map<ManifestTask, string> | undefined;
   let reports: ReportTexts;
@@ -95,19 +97,23 @@ export async function loadServedCatalog(options: Pick<ServeOptions, "manifest" |
     source = builtIn.manifestLocation;
     reports = (await import("./embedded-reports.ts")).embeddedReportTexts();
   } else {
-    const isDir = (await stat(options.manifest).catch(() => undefined))?.isDirectory();
-    source = isDir ? join(options.manifest, "manifest.json") : options.manifest;
+    const dataset = await localDataset(options.manifest);
+    source = dataset.manifestLocation;
     // Served as written: the reference passes metadata (and every other value) through untouched.
-    const text = await readOrFail(source, messages.cannotReadCatalog);
+    const text = await readOrFail(source, messages.cannotReadCatalog, dataset.manifestWithin);
     manifest = await parseManifest(text, source, { asWritten: true });
     const texts = (await import("./raw-metadata.ts")).metadataTexts(text, manifest);
     metadataText = new Map(manifest.tasks.flatMap((task, i) => (texts[i] === undefined ? [] : [[task, texts[i] as string] as const])));
-    reports = await (await import("./report-texts.ts")).readReportTexts(manifest.tasks, dirname(source));
-    const beside = join(dirname(source), "images.lock.json");
-    if (lockPath === undefined && (await stat(beside).catch(() => undefined))?.isFile()) lockPath = beside;
+    reports = await (await import("./report-texts.ts")).readReportTexts(manifest.tasks, dataset.folder);
+    const beside = join(dataset.folder, "images.lock.json");
+    if (lockPath === undefined && (await stat(beside).catch(() => undefined))?.isFile()) {
+      lockPath = beside;
+      // A lock found beside the manifest is one of the dataset's files; a named one is the user's.
+      lockWithin = dataset.folder;
+    }
   }
   if (lockPath !== undefined) {
-    lock = await parseImagesLock(await readOrFail(lockPath, messages.cannotReadLock), lockPath);
+    lock = await parseImagesLock(await readOrFail(lockPath, messages.cannotReadLock, lockWithin), lockPath);
   }
   return { manifest, lock, source, metadataText, reports };
 }

@@ -103,10 +103,10 @@ async function reportsOf(catalog: Catalog, task: ManifestTask, homeDatasets?: ()
     const builtIn = (await import("./embedded-reports.ts")).embeddedReportTexts().get(task.id);
     if (builtIn) return builtIn;
     const datasets = await homeDatasets?.();
-    return datasets ? taskReportTexts(task, join(datasets, catalog.manifest.dataset, task.id)) : new Map();
+    return datasets ? taskReportTexts(task, join(datasets, catalog.manifest.dataset)) : new Map();
   }
   if (!catalog.localDir) return new Map();
-  return taskReportTexts(task, join(catalog.localDir, task.id));
+  return taskReportTexts(task, catalog.localDir);
 }
 
 /** `homeDatasets`: the datasets/ folder of the ssebench home, where built-in datasets other than the demo keep their task folders. */
