@@ -10,6 +10,10 @@ import { hasNoStackTrace, repoRoot, ssebench, tempDir } from "../helpers/cli.ts"
 
 setDefaultTimeout(60_000);
 const fixtures = join(import.meta.dir, "fixtures", "dataset");
+// The agents the home ships: every folder of agents/ with an agent.yaml, sorted (the list grows).
+const shippedAgents = readdirSync(join(repoRoot, "agents"))
+  .filter((name) => existsSync(join(repoRoot, "agents", name, "agent.yaml")))
+  .sort();
 const results = tempDir("ssebench-run-cli-");
 afterAll(results.cleanup);
 
@@ -62,8 +66,9 @@ describe("ssebench run: command line (exit 2)", () => {
 
 describe("ssebench run: validation in the reference's order (exit 1)", () => {
   test("an unknown or misspelt agent says so first (not that it needs --model)", async () => {
-    await fails([...local, "--agent", "nosuch"], msg.unknownAgent("nosuch", ["claude-code", "codex", "dummy", "opencode", "patch", "python-agent", "reference"]));
-    await fails([...local, "--agent", "refrence"], "Unknown agent 'refrence'. Did you mean 'reference'? Available agents: claude-code, codex, dummy, opencode, patch, python-agent, reference");
+    expect(shippedAgents).toEqual(expect.arrayContaining(["claude-code", "codex", "dummy", "opencode", "patch", "python-agent", "reference"]));
+    await fails([...local, "--agent", "nosuch"], msg.unknownAgent("nosuch", shippedAgents));
+    await fails([...local, "--agent", "refrence"], `Unknown agent 'refrence'. Did you mean 'reference'? Available agents: ${shippedAgents.join(", ")}`);
   });
 
   test("egress: a bad setting, and open egress is refused", async () => {
@@ -96,7 +101,7 @@ describe("ssebench run: validation in the reference's order (exit 1)", () => {
   });
 
   test("an unknown agent lists what exists (models: model-cli.test.ts)", async () => {
-    await fails([...local, "--agent", "nosuch", "--model", "gpt-5"], msg.unknownAgent("nosuch", ["claude-code", "codex", "dummy", "opencode", "patch", "python-agent", "reference"]));
+    await fails([...local, "--agent", "nosuch", "--model", "gpt-5"], msg.unknownAgent("nosuch", shippedAgents));
   });
 
   test("no docker CLI on PATH: one line, and no run folder", async () => {
