@@ -13,6 +13,12 @@
 #   SSEBENCH_DOCKER_EXEC    --exec-root          (default /var/run/ssebench-docker)
 #   SSEBENCH_DOCKER_LOG     engine log file      (default /var/log/ssebench-dockerd.log)
 #   SSEBENCH_DOCKER_WAIT    seconds to wait for the engine to answer (default 60)
+#   SSEBENCH_DOCKER_CGROUP  --cgroup-parent of its containers (default the engine's own, /docker)
+#   SSEBENCH_DOCKER_POOL    --default-address-pool of its networks, e.g. base=10.123.0.0/16,size=24
+#                           (default the engine's own: 172.17-31.0.0/16, 192.168.0.0/16)
+# A second engine beside the first (e.g. to run .ci/run as a new machine would) takes its own
+# socket, data, exec root and log, and its own cgroup parent and address pool: two engines handing
+# out the same subnets would put two bridges with one subnet on the host (docs/developing.md "CI").
 set -euo pipefail
 
 socket=${SSEBENCH_DOCKER_SOCKET:-/var/run/docker.sock}
@@ -20,6 +26,9 @@ data_root=${SSEBENCH_DOCKER_DATA:-/var/lib/ssebench-docker}
 exec_root=${SSEBENCH_DOCKER_EXEC:-/var/run/ssebench-docker}
 log_file=${SSEBENCH_DOCKER_LOG:-/var/log/ssebench-dockerd.log}
 wait_seconds=${SSEBENCH_DOCKER_WAIT:-60}
+extra=()
+[ -n "${SSEBENCH_DOCKER_CGROUP:-}" ] && extra+=(--cgroup-parent "$SSEBENCH_DOCKER_CGROUP")
+[ -n "${SSEBENCH_DOCKER_POOL:-}" ] && extra+=(--default-address-pool "$SSEBENCH_DOCKER_POOL")
 pid_file=$exec_root/dockerd.pid
 export DOCKER_HOST=unix://$socket
 
@@ -72,7 +81,7 @@ start() {
     setsid dockerd \
       --data-root "$data_root" --exec-root "$exec_root" --pidfile "$pid_file" \
       --host "unix://$socket" \
-      --bridge=none --iptables=false --ip-forward=false --ip-masq=false \
+      --bridge=none --iptables=false --ip-forward=false --ip-masq=false "${extra[@]}" \
       >>"$log_file" 2>&1 </dev/null &
     say "started dockerd $! (log $log_file)"
   fi

@@ -18,13 +18,25 @@
 # Settings (environment, all optional):
 #   SSEBENCH_SWARM_DIR   data, exec roots, logs (default /var/lib/ssebench-swarm; sockets in /run/ssb-swarm)
 #   SSEBENCH_SWARM_WAIT  seconds to wait for each engine (default 60)
+#   SSEBENCH_SWARM_NAME  a second swarm beside the first (up to 10 of a-z, 0-9, -): its namespaces
+#                        NAME-mgr and NAME-wkr, bridge NAME-br, veths NAME-mgr and NAME-wkr, sockets in
+#                        /run/NAME, data in /var/lib/NAME, cgroup parents /NAME-mgr and /NAME-wkr
+#   SSEBENCH_SWARM_NET   its /24 as three octets (default 10.99.0); a second swarm needs its own
 set -euo pipefail
 
-dir=${SSEBENCH_SWARM_DIR:-/var/lib/ssebench-swarm}
-run=/run/ssb-swarm
+name=${SSEBENCH_SWARM_NAME:-ssb-swarm}
+[[ $name =~ ^[a-z0-9-]{1,10}$ ]] || { echo "swarm-two-node: SSEBENCH_SWARM_NAME=$name: expected up to 10 of a-z, 0-9 and -" >&2; exit 2; }
+net_prefix=${SSEBENCH_SWARM_NET:-10.99.0}
+[[ $net_prefix =~ ^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$ ]] || { echo "swarm-two-node: SSEBENCH_SWARM_NET=$net_prefix: expected three octets, e.g. 10.99.0" >&2; exit 2; }
+if [ "$name" = ssb-swarm ]; then
+  dir=${SSEBENCH_SWARM_DIR:-/var/lib/ssebench-swarm}
+  bridge=ssbswarm0 veth=ssbsw
+else
+  dir=${SSEBENCH_SWARM_DIR:-/var/lib/$name}
+  bridge=$name-br veth=$name
+fi
+run=/run/$name
 wait_seconds=${SSEBENCH_SWARM_WAIT:-60}
-bridge=ssbswarm0
-net_prefix=10.99.0
 nodes=(mgr wkr)
 declare -A addr=([mgr]=$net_prefix.1 [wkr]=$net_prefix.2)
 declare -A role=([mgr]=manager [wkr]=runner)
@@ -35,7 +47,7 @@ fail() { printf 'swarm-two-node: %s\n' "$*" >&2; exit 1; }
 sock() { echo "unix://$run/$1.sock"; }
 dk() { local node=$1; shift; DOCKER_HOST=$(sock "$node") docker "$@"; }
 answers() { dk "$1" info --format '{{.ServerVersion}}' >/dev/null 2>&1; }
-netns() { echo "ssb-swarm-$1"; }
+netns() { echo "$name-$1"; }
 
 engine_pid() {
   local pid_file=$run/$1/dockerd.pid pid
@@ -53,7 +65,7 @@ network_up() {
   fi
   ip link set "$bridge" up
   for node in "${nodes[@]}"; do
-    local ns host_end=ssbsw-$node
+    local ns host_end=$veth-$node
     ns=$(netns "$node")
     [ -e "/var/run/netns/$ns" ] || ip netns add "$ns"
     if ! ip link show "$host_end" >/dev/null 2>&1; then
@@ -76,7 +88,7 @@ engine_up() {
     # the shared engine's; no default bridge and no iptables rules, as the shared engine.
     setsid nsenter --net="/var/run/netns/$ns" dockerd \
       --data-root "$dir/$node/data" --exec-root "$run/$node" --pidfile "$run/$node/dockerd.pid" \
-      --host "$(sock "$node")" --cgroup-parent "/ssb-swarm-$node" \
+      --host "$(sock "$node")" --cgroup-parent "/$name-$node" \
       --bridge=none --iptables=false --ip-forward=false --ip-masq=false \
       --insecure-registry "$net_prefix.0/24" \
       >>"$dir/$node.log" 2>&1 </dev/null &
@@ -137,9 +149,15 @@ stop() {
       done
       say "stopped the $node engine ($pid)"
     fi
+    # An engine that leaves the swarm as it stops can leave its network sandboxes (ingress_sbox,
+    # the overlay's) mounted under its exec root; they would keep the namespaces alive.
+    local mnt
+    for mnt in $(awk -v root="$run/$node/" 'index($2, root) == 1 { print $2 }' /proc/mounts); do
+      umount -l "$mnt" 2>/dev/null || true
+    done
     local ns
     ns=$(netns "$node")
-    ip link del "ssbsw-$node" 2>/dev/null || true
+    ip link del "$veth-$node" 2>/dev/null || true
     [ -e "/var/run/netns/$ns" ] && ip netns del "$ns"
   done
   ip link del "$bridge" 2>/dev/null || true
@@ -159,6 +177,7 @@ env_lines() {
   local IFS=,
   echo "export SSEBENCH_SWARM_HOST=$(sock mgr)"
   echo "export SSEBENCH_SWARM_NODES=${pairs[*]}"
+  echo "export SSEBENCH_SWARM_BRIDGE=$net_prefix.254"
 }
 
 case "${1:-}" in

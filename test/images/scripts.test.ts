@@ -75,7 +75,7 @@ describe("setup/docker-engine.sh", () => {
 
   const canRunEngine = process.getuid?.() === 0 && Bun.which("dockerd") !== null && Bun.which("docker") !== null;
   test.skipIf(!canRunEngine)(
-    "a private engine on its own socket: start, start again (no-op), status, stop, status",
+    "a private engine on its own socket and address pool: start, start again (no-op), status, stop, status",
     async () => {
       const root = join(work.path, "engine");
       const socket = join(root, "docker.sock");
@@ -84,6 +84,8 @@ describe("setup/docker-engine.sh", () => {
         SSEBENCH_DOCKER_DATA: join(root, "data"),
         SSEBENCH_DOCKER_EXEC: join(root, "exec"),
         SSEBENCH_DOCKER_LOG: join(root, "dockerd.log"),
+        SSEBENCH_DOCKER_CGROUP: `/ssebench-test-engine-${process.pid}`,
+        SSEBENCH_DOCKER_POOL: "base=10.217.0.0/16,size=24",
       };
       try {
         const started = await bash(engineScript, ["start"], env);
@@ -98,6 +100,12 @@ describe("setup/docker-engine.sh", () => {
           env: { DOCKER_HOST: `unix://${socket}` },
         });
         expect(info.stdout.trim()).toBe(join(root, "data"));
+        // Its networks come from its own pool, not the subnets another engine on the host hands out.
+        const dockerHere = (args: string[]) => runBinary("docker", args, { env: { DOCKER_HOST: `unix://${socket}` } });
+        expect((await dockerHere(["network", "create", "--internal", "pool-probe"])).exitCode).toBe(0);
+        const subnet = await dockerHere(["network", "inspect", "--format", "{{range .IPAM.Config}}{{.Subnet}}{{end}}", "pool-probe"]);
+        expect(subnet.stdout.trim()).toMatch(/^10\.217\.\d+\.0\/24$/);
+        expect((await dockerHere(["network", "rm", "pool-probe"])).exitCode).toBe(0);
         expect((await bash(engineScript, ["status"], env)).exitCode).toBe(0);
       } finally {
         const stopped = await bash(engineScript, ["stop"], env);
@@ -109,4 +117,24 @@ describe("setup/docker-engine.sh", () => {
     },
     60_000,
   );
+});
+
+describe("setup/swarm-two-node.sh", () => {
+  const swarmScript = join(repoRoot, "setup/swarm-two-node.sh");
+  test("a second swarm's name and network are checked before anything is created", async () => {
+    const badName = await bash(swarmScript, ["start"], { SSEBENCH_SWARM_NAME: "Bad_Name" });
+    expect(badName).toEqual({
+      exitCode: 2,
+      stdout: "",
+      stderr: "swarm-two-node: SSEBENCH_SWARM_NAME=Bad_Name: expected up to 10 of a-z, 0-9 and -\n",
+    });
+    const tooLong = await bash(swarmScript, ["start"], { SSEBENCH_SWARM_NAME: "abcdefghijk" });
+    expect(tooLong.exitCode).toBe(2);
+    const badNet = await bash(swarmScript, ["start"], { SSEBENCH_SWARM_NAME: "ci2", SSEBENCH_SWARM_NET: "10.98" });
+    expect(badNet).toEqual({
+      exitCode: 2,
+      stdout: "",
+      stderr: "swarm-two-node: SSEBENCH_SWARM_NET=10.98: expected three octets, e.g. 10.99.0\n",
+    });
+  });
 });

@@ -27,7 +27,8 @@ setDefaultTimeout(1_800_000);
 const SWARM = process.env.SSEBENCH_E2E === "1" && process.env.SSEBENCH_SWARM === "1";
 const SKIP = SWARM ? "" : " [skipped: set SSEBENCH_E2E=1 SSEBENCH_SWARM=1 with the test swarm up (setup/swarm-two-node.sh)]";
 const manager = process.env.SSEBENCH_SWARM_HOST ?? "";
-const BRIDGE = "10.99.0.254";
+/** the swarm's bridge, which its node engines trust as a registry address (`swarm-two-node.sh env`) */
+const BRIDGE = process.env.SSEBENCH_SWARM_BRIDGE || "10.99.0.254";
 const work = tempDir("push-swarm-upload-");
 const registryDir = join(work.path, "registry");
 const name = `push-up-${process.pid}`;
