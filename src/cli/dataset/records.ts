@@ -10,6 +10,7 @@ export default defineCommand({
     dir: { type: "positional", required: true, description: "Dataset folder", valueHint: "DIR" },
     check: { type: "boolean", description: "Print nothing but problems; exit 1 if a task's record is missing or stale, or a record has no task" },
     sample: { type: "string", description: "Print one task id chosen from SEED (CI: the commit hash), the same for the same seed and tasks", valueHint: "SEED" },
+    within: { type: "string", description: "With --sample: choose among the tasks whose record says one verify took at most SECONDS", valueHint: "SECONDS" },
     prune: { type: "boolean", description: "Drop the records of tasks the dataset no longer has" },
     ...jsonArg,
   },

@@ -71,10 +71,17 @@ export async function recordFromCommand(args: RecordFromArgs, deps: { docker: Do
   return failed > 0 ? ExitCode.failure : ExitCode.ok;
 }
 
+function seconds(text: string): number {
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(n > 0)) throw usageError(msg.badWithin(text));
+  return n;
+}
+
 export interface RecordsArgs {
   dir: string;
   check?: boolean;
   sample?: string;
+  within?: string;
   prune?: boolean;
   json?: boolean;
 }
@@ -83,9 +90,13 @@ export interface RecordsArgs {
 export async function recordsCommand(args: RecordsArgs, home: Home): Promise<number> {
   const dir = datasetFolder(args.dir);
   const ids = listTaskFolders(dir);
+  if (args.within !== undefined && args.sample === undefined) throw usageError(msg.withinNeedsSample());
   if (args.sample !== undefined) {
-    const id = sampleTask(ids, args.sample);
-    if (!id) throw new UserError(msg.verifyNoTasks(dir));
+    const within = args.within === undefined ? undefined : seconds(args.within);
+    const recorded = within === undefined ? {} : readRecords(dir).records;
+    const pool = within === undefined ? ids : ids.filter((id) => (recorded[id]?.seconds ?? Number.POSITIVE_INFINITY) <= within);
+    const id = sampleTask(pool, args.sample);
+    if (!id) throw new UserError(within === undefined ? msg.verifyNoTasks(dir) : msg.noTaskWithin(dir, within));
     out(id);
     return ExitCode.ok;
   }

@@ -10,7 +10,7 @@ import { verifiedProblems } from "../../../src/formats/verified/verified.ts";
 import { baseLanguages, gradingCodeDigest, keyChanges, normalisedSource, recordKey } from "../../../src/run/verify/record-key.ts";
 import { readRecords, recordOf, recordProblems, recordsText, sampleTask, updateRecords } from "../../../src/run/verify/records.ts";
 import type { TaskVerdict } from "../../../src/run/verify/verify.ts";
-import { repoRoot, tempDir } from "../../helpers/cli.ts";
+import { repoRoot, ssebench, tempDir } from "../../helpers/cli.ts";
 
 const work = tempDir("ssebench-records-");
 afterAll(() => work.cleanup());
@@ -138,5 +138,32 @@ describe("records", () => {
     expect(sampleTask(ids, "00000004deadbeef")).toBe("b"); // 4 % 3 = 1 → the second of a, b, c
     expect(sampleTask(ids, "not-hex")).toBe(sampleTask(["c", "b", "a"], "not-hex"));
     expect(sampleTask([], "x")).toBeUndefined();
+  });
+});
+
+describe("dataset records --sample --within (the compiled binary)", () => {
+  const debian = join(repoRoot, "datasets", "debian");
+  const seconds = readRecords(debian).records;
+  test("chooses among the tasks whose recorded verify fits, the same for the same seed; nothing fits: one line, exit 1", async () => {
+    const budget = 200;
+    const fits = Object.keys(seconds).filter((id) => (seconds[id]?.seconds ?? Number.POSITIVE_INFINITY) <= budget).sort();
+    expect(fits.length).toBeGreaterThan(1);
+    const chosen = new Set<string>();
+    for (const seed of ["00000000", "00000001", "00000002", "0123abcd", "fedcba98"]) {
+      const r = await ssebench(["dataset", "records", debian, "--sample", seed, "--within", String(budget)]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout.trim()).toBe(sampleTask(fits, seed) as string);
+      chosen.add(r.stdout.trim());
+    }
+    expect(chosen.size).toBeGreaterThan(1);
+    const none = await ssebench(["dataset", "records", debian, "--sample", "00", "--within", "0.001"]);
+    expect([none.exitCode, none.stderr]).toEqual([1, `${debian}: no task's record says its verify took at most 0.001 s (--within)\n`]);
+  });
+
+  test("--within without --sample, or not a number of seconds: a usage error", async () => {
+    const alone = await ssebench(["dataset", "records", debian, "--within", "300"]);
+    expect([alone.exitCode, alone.stderr]).toEqual([2, "--within SECONDS chooses among the tasks for --sample SEED; give --sample too\n"]);
+    const bad = await ssebench(["dataset", "records", debian, "--sample", "00", "--within", "5m"]);
+    expect([bad.exitCode, bad.stderr]).toEqual([2, "--within 5m: expected a number of seconds above 0\n"]);
   });
 });
