@@ -23,8 +23,10 @@ export function npmCacheRoot(env: NodeJS.ProcessEnv): string {
 
 /** `<package>@<version>`, and a digest of the packages installed with it when there are any. */
 export function npmCacheDir(env: NodeJS.ProcessEnv, cli: NpmCli): string {
-  const others = cli.with ? `+with-${createHash("sha256").update(JSON.stringify(Object.entries(cli.with).sort())).digest("hex").slice(0, 12)}` : "";
-  return join(npmCacheRoot(env), `${cli.package.replace("/", "+")}@${cli.version}${others}`);
+  const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 12);
+  const others = cli.with ? `+with-${digest(JSON.stringify(Object.entries(cli.with).sort()))}` : "";
+  const lock = cli.lock !== undefined ? `+lock-${digest(cli.lock)}` : "";
+  return join(npmCacheRoot(env), `${cli.package.replace("/", "+")}@${cli.version}${others}${lock}`);
 }
 
 /** What `npm install` is given: the CLI and the packages installed with it. */
@@ -32,14 +34,15 @@ export function npmSpecs(cli: NpmCli): string[] {
   return [`${cli.package}@${cli.version}`, ...Object.entries(cli.with ?? {}).map(([name, version]) => `${name}@${version}`)];
 }
 
-/** The packages of an install with their recorded integrity (node_modules/.package-lock.json). */
-function installedIntegrity(dir: string): Record<string, string> {
+/**
+ * The packages of an install with their recorded integrity (node_modules/.package-lock.json): a
+ * top-level package by its name, one nested in another by its path below node_modules
+ * (`cliui/node_modules/strip-ansi`), since two versions of a name may both be installed.
+ */
+export function installedIntegrity(dir: string): Record<string, string> {
   const lock = JSON.parse(readFileSync(join(dir, "node_modules", ".package-lock.json"), "utf8")) as { packages?: Record<string, { integrity?: string }> };
   const out: Record<string, string> = {};
-  for (const [path, entry] of Object.entries(lock.packages ?? {})) {
-    const name = path.replace(/^.*node_modules\//, "");
-    out[name] = entry.integrity ?? "";
-  }
+  for (const [path, entry] of Object.entries(lock.packages ?? {})) out[path.replace(/^node_modules\//, "")] = entry.integrity ?? "";
   return out;
 }
 
@@ -64,8 +67,13 @@ export async function ensureNpmCli(cli: NpmCli, env: NodeJS.ProcessEnv, onInstal
   mkdirSync(dirname(dir), { recursive: true });
   const temp = mkdtempSync(`${dir}.partial-`);
   try {
-    writeFileSync(join(temp, "package.json"), `${JSON.stringify({ name: "ssebench-agent-cli", private: true })}\n`);
-    const proc = Bun.spawn(["npm", "install", "--prefix", temp, "--ignore-scripts", "--no-audit", "--no-fund", "--save-exact", "--no-update-notifier", ...npmSpecs(cli)], {
+    // With a lockfile, `npm ci` installs exactly its tree (a CLI's dependencies' ranges would
+    // otherwise resolve to newer releases, which the pinned integrity then refuses).
+    const deps = Object.fromEntries(npmSpecs(cli).map((spec) => [spec.slice(0, spec.lastIndexOf("@")), spec.slice(spec.lastIndexOf("@") + 1)]));
+    writeFileSync(join(temp, "package.json"), `${JSON.stringify({ name: "ssebench-agent-cli", private: true, ...(cli.lock !== undefined ? { dependencies: deps } : {}) })}\n`);
+    if (cli.lock !== undefined) writeFileSync(join(temp, "package-lock.json"), cli.lock);
+    const how = cli.lock !== undefined ? ["ci"] : ["install", "--save-exact", ...npmSpecs(cli)];
+    const proc = Bun.spawn(["npm", how[0] as string, "--prefix", temp, "--ignore-scripts", "--no-audit", "--no-fund", "--no-update-notifier", ...how.slice(1)], {
       stdout: "pipe",
       stderr: "pipe",
       env: { ...env, npm_config_loglevel: "error" },

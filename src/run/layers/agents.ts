@@ -17,7 +17,7 @@ import { basename, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { cacheDir } from "../home.ts";
 import { msg } from "../messages.ts";
-import { type NpmCli, parseNpmCli } from "./agent-npm-config.ts";
+import { loadNpmLock, type NpmCli, parseNpmCli } from "./agent-npm-config.ts";
 import { cachedValidation } from "./validation-cache.ts";
 
 export interface Agent {
@@ -111,6 +111,7 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
   if (usesModel !== false && wireList.length === 0) throw new UserError(msg.agentInvalid(file, msg.agentWiresMissing()));
   if (!(AGENT_MODES as readonly unknown[]).includes(mode)) throw new UserError(msg.agentInvalid(file, `mode must be one of: ${AGENT_MODES.join(", ")}`));
   if (mode === "sidecar" && npm !== undefined) throw new UserError(msg.agentInvalid(file, msg.sidecarNpm()));
+  const invalid = (detail: string) => new UserError(msg.agentInvalid(file, detail));
   return {
     name,
     version: version as string | undefined,
@@ -118,7 +119,7 @@ export async function parseAgentYaml(file: string, folder: string, text: string)
     wires: wireList as string[],
     dir: join(file, ".."),
     reference: name === "reference",
-    npm: npm === undefined ? undefined : parseNpmCli(npm, (detail) => new UserError(msg.agentInvalid(file, detail))),
+    npm: npm === undefined ? undefined : loadNpmLock(parseNpmCli(npm, invalid), join(file, ".."), invalid),
     external: false,
     mode: mode as AgentMode,
   };

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseNpmCli } from "../../../src/run/layers/agent-npm-config.ts";
-import { integrityProblems, npmBuildContext, npmCacheDir, npmSpecs } from "../../../src/run/layers/agent-npm.ts";
+import { loadNpmLock, parseNpmCli } from "../../../src/run/layers/agent-npm-config.ts";
+import { installedIntegrity, integrityProblems, npmBuildContext, npmCacheDir, npmSpecs } from "../../../src/run/layers/agent-npm.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 const good = { package: "@anthropic-ai/claude-code", version: "2.1.332", integrity: { "@anthropic-ai/claude-code": "sha512-abc+/=", "@anthropic-ai/claude-code-linux-x64": "sha512-def==" }, files: { claude: "node_modules/@anthropic-ai/claude-code-linux-x64/claude" } };
@@ -28,6 +28,33 @@ describe("agent.yaml npm", () => {
     expect(problem({ ...good, integrity: { ...good.integrity, x: "sha1-a" } })).toBe("npm.integrity.x must be a sha512-… integrity of an npm package");
     expect(problem({ ...good, files: { claude: "node_modules/../../etc/passwd" } })).toBe("npm.files.claude must be a path under node_modules/ without '.' or '..' segments");
     expect(problem({ ...good, files: { "../x": "node_modules/a" } })).toBe("npm.files.../x must be a path under node_modules/ without '.' or '..' segments");
+    expect(problem({ ...good, files: { claude: "node_modules/../package.json" } })).toBe("npm.files.claude must be a path under node_modules/ without '.' or '..' segments");
+    expect(problem({ ...good, integrity: { ...good.integrity, "a/node_modules/../b": "sha512-a" } })).toBe("npm.integrity.a/node_modules/../b must be a sha512-… integrity of an npm package");
+  });
+  test("a CLI that needs its dependencies ships node_modules whole; a package nested in another's folder is pinned under its path there", () => {
+    const deps = { ...good, integrity: { ...good.integrity, "cliui/node_modules/strip-ansi": "sha512-n", "@a/b/node_modules/@c/d": "sha512-m" }, files: { pi: "node_modules" } };
+    expect(parseNpmCli(deps, fail)).toEqual(deps);
+  });
+  test("a lockfile is read from the agent's folder when the agent is loaded; a link or a missing file is one line; it keys the cache", () => {
+    const dir = tempDir("ssebench-npm-lockfile-");
+    writeFileSync(join(dir.path, "package-lock.json"), "{}\n");
+    symlinkSync("/etc/passwd", join(dir.path, "linked.json"));
+    const cli = parseNpmCli({ ...good, lockfile: "package-lock.json" }, fail);
+    const locked = loadNpmLock(cli, dir.path, fail);
+    expect(locked.lock).toBe("{}\n");
+    expect(npmCacheDir({ SSEBENCH_NPM_CACHE: "/c" }, locked)).toMatch(/^\/c\/@anthropic-ai\+claude-code@2\.1\.332\+lock-[0-9a-f]{12}$/);
+    expect(() => loadNpmLock({ ...cli, lockfile: "linked.json" }, dir.path, fail)).toThrow(`npm.lockfile: ${join(dir.path, "linked.json")} cannot be read (not a regular file)`);
+    expect(() => loadNpmLock({ ...cli, lockfile: "none.json" }, dir.path, fail)).toThrow(`npm.lockfile: ${join(dir.path, "none.json")} cannot be read`);
+    expect(problem({ ...good, lockfile: "../lock.json" })).toBe("npm.lockfile must be the name of a file in the agent's folder");
+    dir.cleanup();
+  });
+  test("the lockfile's packages: top-level ones by name, nested ones by their path below node_modules", () => {
+    const dir = tempDir("ssebench-npm-lock-");
+    mkdirSync(join(dir.path, "node_modules"));
+    const packages = { "node_modules/strip-ansi": { integrity: "sha512-7" }, "node_modules/cliui/node_modules/strip-ansi": { integrity: "sha512-6" }, "node_modules/@a/b": { integrity: "sha512-a" } };
+    writeFileSync(join(dir.path, "node_modules", ".package-lock.json"), JSON.stringify({ packages }));
+    expect(installedIntegrity(dir.path)).toEqual({ "strip-ansi": "sha512-7", "cliui/node_modules/strip-ansi": "sha512-6", "@a/b": "sha512-a" });
+    dir.cleanup();
   });
   test("an install must match the pinned integrity exactly: no other package, none missing, none changed", () => {
     const cli = parseNpmCli(good, fail);
