@@ -5,7 +5,8 @@
  * Written (overwritten at start) and flushed entry by entry, so a killed agent leaves a readable file.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { DialogEntry } from "../contract/agent.ts";
+import type { DialogEntry, Tokens } from "../contract/agent.ts";
+import type { CliExit } from "./cli-process.ts";
 
 export class Dialog {
   private seq = 0;
@@ -35,4 +36,29 @@ export class Dialog {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
+}
+
+/** How a CLI's run ended, as its converter saw it. */
+export interface RunEnd {
+  exit: CliExit;
+  /** the CLI reported a successful end (and exited 0) */
+  ok: boolean;
+  /** the message of a success: the agent's last text */
+  lastText: string | undefined;
+  /** the message of a failure */
+  failure: string;
+  turns: number;
+  tokens: Tokens;
+  durationMs: number;
+}
+
+/**
+ * Closes a dialog: each tool still running gets an error result, then `complete` is `timeout` when
+ * the driver was stopped, `success` when the run ended well, else `error` with its failure.
+ */
+export function closeDialog(dialog: Dialog, running: Map<string, string>, end: RunEnd): void {
+  for (const [id, name] of running) dialog.write({ type: "tool", tool_id: id, name, status: "error", error: "The agent ended before the tool finished" });
+  running.clear();
+  const [status, message] = end.exit.stopped ? (["timeout", "The agent's time limit was reached"] as const) : end.ok && end.exit.code === 0 ? (["success", end.lastText] as const) : (["error", end.failure] as const);
+  dialog.write({ type: "complete", status, turns: end.turns, duration_ms: end.durationMs, total_tokens: end.tokens, ...(message ? { message } : {}) });
 }

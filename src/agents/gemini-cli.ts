@@ -21,7 +21,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tokens } from "../contract/agent.ts";
 import type { CliExit } from "./cli-process.ts";
-import type { Dialog } from "./dialog.ts";
+import { closeDialog, type Dialog } from "./dialog.ts";
 import { type Json, num, obj, parseLine } from "./json-line.ts";
 
 export const GEMINI_MAX_TURNS = 500;
@@ -172,17 +172,7 @@ export class GeminiStream {
   /** The closing entry: gemini's own result, else why it ended without one. */
   complete(exit: CliExit, durationMs: number): void {
     this.flush();
-    for (const [id, name] of this.running) this.dialog.write({ type: "tool", tool_id: id, name, status: "error", error: "The agent ended before the tool finished" });
-    this.running.clear();
-    let status: "success" | "error" | "timeout" = "error";
-    let message: string | undefined;
-    if (exit.stopped) {
-      status = "timeout";
-      message = "The agent's time limit was reached";
-    } else if (this.result?.ok && exit.code === 0) {
-      status = "success";
-      message = this.lastText;
-    } else message = this.result?.message ?? this.lastError ?? `gemini exited with status ${exit.code} without a result`;
-    this.dialog.write({ type: "complete", status, turns: this.turns, duration_ms: durationMs, total_tokens: this.tokens, ...(message ? { message } : {}) });
+    const failure = this.result?.message ?? this.lastError ?? `gemini exited with status ${exit.code} without a result`;
+    closeDialog(this.dialog, this.running, { exit, ok: this.result?.ok === true, lastText: this.lastText, failure, turns: this.turns, tokens: this.tokens, durationMs });
   }
 }

@@ -17,10 +17,11 @@ import { GeminiStream, geminiArgv, geminiEnv, writeGeminiSettings } from "./gemi
 import { driverMsg } from "./messages.ts";
 import { gatewayWires, lockConfigDir, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
 import { DIALOG_FILE, type TaskBrief } from "../contract/agent.ts";
+import { pickPiWire, PiStream, piArgv, piEnv, writePiConfig } from "./pi.ts";
 import { taskPrompt } from "./prompt.ts";
 import { pickQwenWire, qwenArgv, qwenEnv, qwenStream, writeQwenSettings } from "./qwen-code.ts";
 
-export const DRIVERS = ["claude-code", "codex", "opencode", "gemini-cli", "qwen-code"] as const;
+export const DRIVERS = ["claude-code", "codex", "opencode", "gemini-cli", "qwen-code", "pi"] as const;
 
 /** What a driver runs: the CLI's argv and environment, and the converter of its stdout. */
 interface Launch {
@@ -61,6 +62,14 @@ const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<
     const wire = pickQwenWire(await gatewayWires(baseUrl, key, c.model));
     const setup = { baseUrl, key, model: c.model, mcpUrl: need(s.mcpUrl, "SSE_MCP_URL"), wire, timeoutS: s.timeoutS, home: s.home };
     return { argv: qwenArgv(s.agentDir, c.model, wire), env: qwenEnv(s.inherited, setup, writeQwenSettings(setup)), stream: qwenStream(c.dialog) };
+  },
+  pi: async (c) => {
+    const s = c.settings;
+    const [baseUrl, key] = [need(s.baseUrl, "SSE_BASE_URL"), need(s.apiKey, "SSE_API_KEY")];
+    need(s.mcpUrl, "SSE_MCP_URL");
+    const wire = pickPiWire(await gatewayWires(baseUrl, key, c.model));
+    const configDir = writePiConfig({ baseUrl, model: c.model, wire, home: s.home });
+    return { argv: piArgv(s.agentDir, c.model), env: piEnv(s.inherited, configDir), stream: new PiStream(c.dialog) };
   },
 };
 

@@ -3,7 +3,9 @@
  * that gives up, and a budget too small for the first call.
  */
 import { expect } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import type { Summary } from "../../src/formats/run/summary.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { type agentRunner, type DialogLine, jsonl, readJson } from "./helpers.ts";
@@ -37,4 +39,10 @@ export async function stopsOnBudget(agentRun: Runner, agent: string, model: stri
   const dialog = jsonl<DialogLine>(join(dir, "archive", "dialog.jsonl"));
   expect(dialog.at(-1)).toMatchObject({ type: "complete", status: "error" });
   expect(dialog.at(-1)?.message).toStartWith("Budget exhausted");
+}
+
+/** The tool names a run's first model call offered, on any wire. */
+export function offeredTools(runDir: string): string[] {
+  const body = JSON.parse(gunzipSync(readFileSync(join(runDir, "model-calls", "1.request.json.gz"))).toString()) as { tools?: Record<string, unknown>[] };
+  return (body.tools ?? []).flatMap((t) => (Array.isArray(t.functionDeclarations) ? (t.functionDeclarations as { name: string }[]).map((f) => f.name) : [String((t.function as { name?: string } | undefined)?.name ?? t.name)]));
 }

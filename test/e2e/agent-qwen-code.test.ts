@@ -6,14 +6,12 @@
  * that gives up fails; a spent budget stops qwen at once and the run says why.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import type { Summary } from "../../src/formats/run/summary.ts";
 import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { FIX_MESSAGES, fixSteps } from "../agents/support.ts";
 import { tempDir } from "../helpers/cli.ts";
-import { givesUp, stopsOnBudget } from "./agent-checks.ts";
+import { givesUp, offeredTools, stopsOnBudget } from "./agent-checks.ts";
 import { agentModelsHome, agentRunner, DEMO_TASK, type DialogLine, E2E, jsonl, readJson, SKIP_REASON } from "./helpers.ts";
 
 setDefaultTimeout(900_000);
@@ -26,12 +24,6 @@ afterAll(() => {
 const agentRun = agentRunner(results.path, home.path);
 const run = (model: string, id: string, extra: string[] = []) => agentRun.run("qwen-code", model, id, extra);
 const runDir = (model: string, id: string) => agentRun.runDir("qwen-code", model, id);
-/** The tool names a request offers, on each wire. */
-function offered(dir: string): string[] {
-  const body = JSON.parse(gunzipSync(readFileSync(join(dir, "model-calls", "1.request.json.gz"))).toString()) as { tools?: Record<string, unknown>[] };
-  return (body.tools ?? []).flatMap((t) => (Array.isArray(t.functionDeclarations) ? (t.functionDeclarations as { name: string }[]).map((f) => f.name) : [String((t.function as { name?: string } | undefined)?.name ?? t.name)]));
-}
-
 describe.skipIf(!E2E)(`the real Qwen Code against the scripted model${SKIP_REASON}`, () => {
   for (const wire of ["chat", "gemini", "anthropic", "responses"] as const) {
     test(`qwen-code on the ${wire} wire: read_file, edit, MCP test_patch, stop → passed; every call on that wire`, async () => {
@@ -49,7 +41,7 @@ describe.skipIf(!E2E)(`the real Qwen Code against the scripted model${SKIP_REASO
       // No memory extraction or side call after the answer: the 4 turns, each answered, nothing stripped.
       expect(ledger.map((c) => [c.wire, c.status])).toEqual(Array(4).fill([wire, 200]));
       expect(ledger.flatMap((c) => c.stripped)).toEqual([]);
-      const tools = offered(dir);
+      const tools = offeredTools(dir);
       expect(tools).toContain("mcp__ssebench__test_patch");
       expect(tools.filter((t) => /web/.test(t))).toEqual([]);
       const summary = readJson<Summary>(join(dir, "summary.json"));
