@@ -51,7 +51,8 @@ export async function pruneCommand(args: ImagesArgs & { dryRun: boolean }): Prom
   const only = parseLabel(args.label);
   const docker = new DockerCli();
   const images = await listImages(docker, only);
-  const chosen = candidates(images, { version: VERSION, agents: await agentVersions() });
+  const all = only ? await listImages(docker) : images;
+  const chosen = candidates(images, { version: VERSION, agents: await agentVersions() }, all);
   const total = uniqueTotal(chosen.map((c) => c.image));
   if (args.dryRun || chosen.length === 0) {
     if (args.json) write(renderJson(chosen.map(removalJson)));

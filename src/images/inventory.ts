@@ -5,16 +5,19 @@
  * run/layers/layers.ts) or `ssebench.base.inputs` on an image named `base-<name>:<version>` (the base
  * images of images/base-images/build.sh: an image built FROM one inherits the label, so a case image
  * built by hand would otherwise look like a base image). Nothing else is listed, so nothing else can
- * be pruned. Two docker calls: `system df -v` (sizes shared
- * and unique, containers per image) and one `image inspect` of those images (labels, tags, bytes).
+ * be pruned. Agent stores (run/backends/agent-store.ts) are volumes, listed beside the images as
+ * what they are: the engine's one copy of an agent's files. Two docker calls: `system df -v` (sizes
+ * shared and unique, containers per image; the volumes) and one `image inspect` of those images
+ * (labels, tags, bytes).
  */
 import { type Docker, dockerOk } from "../run/backends/docker.ts";
+import { STORE_LABEL } from "../run/backends/agent-store.ts";
 import { IMAGE_LABELS, INPUTS_LABEL } from "../run/layers/layers.ts";
 
 export const BASE_INPUTS_LABEL = "ssebench.base.inputs";
 const BASE_NAME = /(^|\/)base-[^/:]+:[^/]+$/;
 
-export type ImageKind = "agent layer" | "agent files" | "sidecar image" | "tool layer" | "case image" | "base image" | "layer";
+export type ImageKind = "agent layer" | "agent files" | "agent store" | "sidecar image" | "tool layer" | "case image" | "base image" | "layer";
 
 export interface ImageEntry {
   /** sha256:… */
@@ -72,6 +75,28 @@ interface DfImage {
   UniqueSize: string;
 }
 
+interface DfVolume {
+  Name: string;
+  /** "k=v,k=v" */
+  Labels: string;
+  Links: string;
+  Size: string;
+}
+
+/** An agent store's volume as an entry; undefined for any other volume. */
+export function describeStore(volume: DfVolume): ImageEntry | undefined {
+  const labels: Record<string, string> = {};
+  for (const pair of volume.Labels ? volume.Labels.split(",") : []) {
+    const at = pair.indexOf("=");
+    if (at > 0) labels[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  if (labels[STORE_LABEL] !== volume.Name) return undefined;
+  const size = parseSize(volume.Size);
+  const entry: ImageEntry = { id: volume.Name, tags: [volume.Name], kind: "agent store", created: "", size, unique: size, shared: 0, containers: Number(volume.Links) || 0, labels };
+  if (labels[IMAGE_LABELS.agent]) entry.agent = labels[IMAGE_LABELS.agent];
+  return entry;
+}
+
 /** Classifies one inspected image; undefined when it carries none of ssebench's labels. */
 export function describeImage(id: string, tags: string[], labels: Record<string, string>, size: number, created: string): ImageEntry | undefined {
   const built = INPUTS_LABEL in labels;
@@ -95,19 +120,26 @@ export function describeImage(id: string, tags: string[], labels: Record<string,
 }
 
 const INSPECT = "{{json .Id}}\t{{json .RepoTags}}\t{{json .Config.Labels}}\t{{.Size}}\t{{json .Created}}";
-const ORDER: readonly ImageKind[] = ["agent layer", "agent files", "sidecar image", "tool layer", "case image", "base image", "layer"];
+const ORDER: readonly ImageKind[] = ["agent layer", "agent files", "agent store", "sidecar image", "tool layer", "case image", "base image", "layer"];
 
 /** Every ssebench image on the engine (optionally only those with label KEY=VALUE), ordered by kind then name. */
 export async function listImages(docker: Docker, only?: { key: string; value: string }): Promise<ImageEntry[]> {
-  const df = await dockerOk(docker, "Listing the images", ["system", "df", "-v", "--format", "{{json .Images}}"]);
+  const df = await dockerOk(docker, "Listing the images", ["system", "df", "-v", "--format", "{{json .Images}}\n{{json .Volumes}}"]);
+  const [imagesJson = "", volumesJson = ""] = df.stdout.trim().split("\n");
   const usage = new Map<string, DfImage>();
-  for (const image of (JSON.parse(df.stdout.trim() || "[]") as DfImage[] | null) ?? []) usage.set(image.ID, image);
-  if (usage.size === 0) return [];
+  for (const image of (JSON.parse(imagesJson || "[]") as DfImage[] | null) ?? []) usage.set(image.ID, image);
+  const entries: ImageEntry[] = [];
+  for (const volume of (JSON.parse(volumesJson || "[]") as DfVolume[] | null) ?? []) {
+    const store = describeStore(volume);
+    if (store && (!only || store.labels[only.key] === only.value)) entries.push(store);
+  }
+  const name = (e: ImageEntry) => e.tags[0] ?? `~${e.created}`;
+  const sorted = () => entries.sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+  if (usage.size === 0) return sorted();
   // An image removed since the listing only drops out of the answer (inspect then exits 1).
   const inspect = ["image", "inspect", "--format", INSPECT, ...usage.keys()];
   const r = await docker.call(inspect);
   if (r.code !== 0 && !r.stdout.trim()) await dockerOk(docker, "Reading the images' labels", inspect);
-  const entries: ImageEntry[] = [];
   for (const line of r.stdout.split("\n")) {
     if (!line.trim()) continue;
     const [idJson, tagsJson, labelsJson, size, createdJson] = line.split("\t");
@@ -121,6 +153,5 @@ export async function listImages(docker: Docker, only?: { key: string; value: st
     if (used) Object.assign(entry, { unique: parseSize(used.UniqueSize), shared: parseSize(used.SharedSize), containers: Number(used.Containers) || 0 });
     entries.push(entry);
   }
-  const name = (e: ImageEntry) => e.tags[0] ?? `~${e.created}`;
-  return entries.sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+  return sorted();
 }

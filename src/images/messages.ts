@@ -3,6 +3,8 @@ export const msg = {
   superseded: () => "superseded: a newer build has its name",
   otherVersion: (tagged: string, current: string) => `a tool layer of ssebench ${tagged} (this is ${current})`,
   agentGone: (agent: string) => `agent ${agent} is not among this ssebench's agents`,
+  storeFilling: () => "a run is filling it (its lock container exists)",
+  storeUnmarked: () => "no agent files image marks it: its agent's files changed, or the agent is gone",
   agentVersion: (agent: string, tagged: string, current: string) => `agent ${agent} ${tagged} (its agent.yaml is now ${current})`,
   badLabel: (value: string) => `ssebench images: --label must be KEY=VALUE, not '${value}'`,
   none: (label?: string) => (label ? `No images made by ssebench with the label ${label} on this engine` : "No images made by ssebench on this engine"),

@@ -210,6 +210,12 @@ export const msg = {
   },
   buildingLayer: (layer: string, image: string) => `Building the ${layer} ${image}`,
   layerCached: (layer: string, image: string) => `The ${layer} ${image} is up to date`,
+  storeWhat: (volume: string) => `Filling the agent store ${volume}`,
+  swarmStoreWhat: (volume: string, node: string) => `Filling the agent store ${volume} on node ${node}`,
+  swarmStoreNeedsNodes: (volume: string) =>
+    `--backend swarm: the agent's files are kept once per node in the volume ${volume}, filled through each node's engine; name them in SSEBENCH_SWARM_NODES (NODE-ID=ENGINE,…; docs/backends.md)`,
+  storeFilling: (volume: string) => `Filling the agent store ${volume} (the agent's files, kept once on this engine)`,
+  storeCached: (volume: string) => `The agent store ${volume} is up to date`,
 
   // dataset verify
   leakVcs: (path: string, source: string) => `${path}: version-control metadata of a repository that holds the source ${source} (its history can hold the fix)`,

@@ -154,6 +154,7 @@ async function prepareTrial(run: Run): Promise<void> {
   guard.phase = "the container run";
   run.backend ??= await openBackend(opts.backend ?? "local", deps.docker, deps.env, deps.reporter.debug, opts.constraints);
   const image = await run.backend.prepareImages(images.agentId as string, guard.abortSignal);
+  if (images.agentStore) await run.backend.prepareAgentStore(images.agentStore, guard.abortSignal);
   if (guard.stopped) throw new UserError(msg.aborted(guard.reason ?? "stopped"));
   if (plan.served) run.gateway = await openRunGateway(plan.served, { runId: run.runId, runDir: dir.path, jobDir: opts.jobDir }, opts.budget, deps.reporter);
   // The patch agent's prediction is mounted where the reference patch would be, and kept with the run.
@@ -161,7 +162,7 @@ async function prepareTrial(run: Run): Promise<void> {
   if (prediction) copyFileSync(prediction, join(dir.path, "prediction.patch"));
   const referencePatch = run.extracted?.path ?? prediction;
   const sidecar = images.sidecarId ? { image: images.sidecarId, entrypoint: deps.home.entrypointBinary } : undefined;
-  run.spec = containerSpec(opts, plan, deps.env, { runDir: dir, runId: run.runId, image, command: images.agentCmd, referencePatch, modelDir: run.gateway?.dir, sidecar });
+  run.spec = containerSpec(opts, plan, deps.env, { runDir: dir, runId: run.runId, image, command: images.agentCmd, referencePatch, modelDir: run.gateway?.dir, agentStore: images.agentStore?.volume, sidecar });
 }
 
 /** Starts the trial on the backend and waits for it; a stop of the guard stops it. */

@@ -11,8 +11,10 @@ import type { Home } from "./home.ts";
 import { buildLogFile, ensureLayer, IMAGE_LABELS, type ImageInfo, inspectImages } from "./layers/layers.ts";
 import { msg } from "./messages.ts";
 import type { Reporter } from "./reporter.ts";
-import { ensureNpmCli, npmBuildContext, npmCacheDir } from "./layers/agent-npm.ts";
-import { agentFilesSpec, agentLayerInputs, agentLayerSpec, checkAgentImage, imageConfigs } from "./layers/agent-layer.ts";
+import { STORE_LABEL } from "./backends/agent-store.ts";
+import type { AgentStoreRef } from "./backends/backend.ts";
+import { agentLayerInputs, agentLayerSpec, checkAgentImage, type ImageConfig, imageConfigs } from "./layers/agent-layer.ts";
+import { ensureAgentStore } from "./layers/agent-store-fill.ts";
 import { agentFilesTag, agentSidecarTag, agentTag, toolInputs, toolLayerSpec, toolTag } from "./layers/tool-layers.ts";
 import { sidecarCommand, sidecarImageSpec } from "./layers/sidecar-image.ts";
 import type { RunPlan } from "./validate.ts";
@@ -33,6 +35,8 @@ export interface Images {
   agentCmd: string[];
   /** a sidecar agent's own image (sidecar mode) */
   sidecarId?: string;
+  /** the volume that holds the agent's files, mounted read-only at /opt/agent (backends/agent-store.ts) */
+  agentStore?: AgentStoreRef;
   built: string[];
 }
 
@@ -81,28 +85,18 @@ async function buildSidecarImage(deps: LayerDeps, plan: RunPlan, guard: RunGuard
   images.agentId = toolId;
 }
 
-/** The agent's files image, then the agent layer on the tool layer (agent-layer.ts); both checked. */
+/** The agent's store (agent-store-fill.ts), then the agent layer on the tool layer (agent-layer.ts); both checked. */
 async function buildAgentLayer(deps: LayerDeps, plan: RunPlan, guard: RunGuard, images: Images, known: Map<string, ImageInfo>, toolId: string, runDir: string): Promise<void> {
   const { docker, reporter } = deps;
+  let toolConfig: Promise<ImageConfig> | undefined;
+  const tool = () => (toolConfig ??= imageConfigs(docker, [toolId]).then(([c = {}]) => c));
   const fTag = agentFilesTag(plan.registry, plan.agent);
-  const filesSpec = agentFilesSpec(plan.agent, fTag);
-  let context: { context: string; cleanup: () => void } | undefined;
-  const npm = plan.agent.npm;
-  if (npm && known.get(fTag)?.inputs !== filesSpec.inputs) {
-    const dir = await ensureNpmCli(npm, deps.env, (spec) => reporter.info(msg.npmInstalling(spec, npmCacheDir(deps.env, npm))));
-    context = npmBuildContext(plan.agent.dir, npm, dir);
-  }
-  let files: Awaited<ReturnType<typeof ensureLayer>>;
-  try {
-    const labels = { [IMAGE_LABELS.agent]: plan.agent.name };
-    const spec = { ...filesSpec, log: buildLogFile(runDir, filesSpec.layer), labels, ...(context ? { context: context.context } : {}) };
-    files = await ensureLayer(docker, spec, known.get(fTag), reporter, guard.abortSignal);
-  } finally {
-    context?.cleanup();
-  }
-  if (files.built) images.built.push(fTag);
+  const storeDeps = { docker, reporter, env: deps.env, signal: guard.abortSignal, log: (layer: string) => buildLogFile(runDir, layer) };
+  const store = await ensureAgentStore(storeDeps, plan.agent, fTag, known.get(fTag), tool);
+  images.built.push(...store.built);
+  images.agentStore = { agent: plan.agent.name, volume: store.volume, markerId: store.markerId, markerTag: fTag };
   const aTag = agentTag(plan.registry, plan.agent, plan.task.id);
-  const inputs = agentLayerInputs(files.id, toolId);
+  const inputs = agentLayerInputs(store.markerId, toolId);
   const cached = known.get(aTag);
   if (cached && cached.inputs === inputs) {
     reporter.info(msg.layerCached("agent layer", aTag));
@@ -110,11 +104,11 @@ async function buildAgentLayer(deps: LayerDeps, plan: RunPlan, guard: RunGuard, 
     images.agentCmd = cached.cmd;
     return;
   }
-  const [filesConfig = {}, toolConfig = {}] = await imageConfigs(docker, [files.id, toolId]);
-  const checked = checkAgentImage(plan.agent, filesConfig, toolConfig);
-  const { spec, cleanup } = agentLayerSpec(aTag, toolId, files.id, checked, inputs);
+  const [markerConfig = {}] = await imageConfigs(docker, [store.markerId]);
+  const checked = checkAgentImage(plan.agent, markerConfig, await tool());
+  const { spec, cleanup } = agentLayerSpec(aTag, toolId, checked, inputs);
   try {
-    const labels = { [IMAGE_LABELS.task]: plan.task.id, [IMAGE_LABELS.agent]: plan.agent.name };
+    const labels = { [IMAGE_LABELS.task]: plan.task.id, [IMAGE_LABELS.agent]: plan.agent.name, [STORE_LABEL]: store.volume };
     const agent = await ensureLayer(docker, { ...spec, log: buildLogFile(runDir, spec.layer), labels }, undefined, reporter, guard.abortSignal);
     images.built.push(aTag);
     images.agentId = agent.id;

@@ -33,7 +33,7 @@ export function containerSpec(
   opts: RunOptions,
   plan: RunPlan,
   hostEnv: NodeJS.ProcessEnv,
-  run: { runDir: RunDir; runId: string; image: string; command: string[]; referencePatch: string | undefined; modelDir?: string; sidecar?: { image: string; entrypoint: string } },
+  run: { runDir: RunDir; runId: string; image: string; command: string[]; referencePatch: string | undefined; modelDir?: string; agentStore?: string; sidecar?: { image: string; entrypoint: string } },
 ): ContainerSpec {
   const env: RunEnv = {
     SSE_ARCHIVE: ARCHIVE_MOUNT,
@@ -67,6 +67,7 @@ export function containerSpec(
     referencePatch: run.referencePatch,
     command: run.sidecar ? [] : run.command,
     modelDir: run.modelDir,
+    ...(run.agentStore ? { agentStore: run.agentStore } : {}),
     ...(run.sidecar ? { sidecar: { ...run.sidecar, command: run.command, source: (plan.task.metadata as TaskMetadata).source } } : {}),
   };
 }

@@ -1,8 +1,9 @@
 /** What `ssebench images` makes of an image's labels and names, and which images prune would remove. */
 import { describe, expect, test } from "bun:test";
-import { describeImage, fromName, type ImageEntry, parseSize } from "../../src/images/inventory.ts";
+import { describeImage, describeStore, fromName, type ImageEntry, parseSize } from "../../src/images/inventory.ts";
 import { msg } from "../../src/images/messages.ts";
-import { candidates, notNeeded } from "../../src/images/prune.ts";
+import { candidates, notNeeded, removeImages } from "../../src/images/prune.ts";
+import type { Docker, DockerResult } from "../../src/run/backends/docker.ts";
 import { humanSize, renderCandidates, renderImages } from "../../src/images/render.ts";
 
 const R = "ghcr.io/42-b3yond-6ug/ssebench";
@@ -70,6 +71,44 @@ describe("what prune removes", () => {
     ];
     expect(kept.map((i) => notNeeded(i, needs))).toEqual(kept.map(() => undefined));
     expect(candidates(kept, needs)).toEqual([]);
+  });
+
+  test("agent stores: listed by their volume's labels; pruned when no kept agent files image marks them and no container mounts them", () => {
+    const V = "ssebench-agent-dummy-0123456789abcdef";
+    const volume = (name: string, links = "0") => ({ Name: name, Labels: `ssebench.layer=agent store,ssebench.agent=dummy,ssebench.agent-store=${name}`, Links: links, Size: "402.3MB" });
+    expect(describeStore(volume(V))).toMatchObject({ id: V, tags: [V], kind: "agent store", agent: "dummy", size: 402_300_000, unique: 402_300_000, containers: 0 });
+    expect(describeStore({ Name: "other", Labels: "", Links: "0", Size: "1B" })).toBeUndefined();
+    const store = describeStore(volume(V)) as ImageEntry;
+    const marker = image([`${R}/agent-files/dummy:1.0.0`], built("agent files", { "ssebench.agent-store": V }));
+    expect(candidates([marker, store], needs)).toEqual([]);
+    // Chosen by a label its marker lacks (images prune --label ssebench.layer=agent store): still marked.
+    expect(candidates([store], needs, [marker, store])).toEqual([]);
+    const old = describeStore(volume("ssebench-agent-dummy-fedcba9876543210")) as ImageEntry;
+    expect(candidates([marker, store, old], needs)).toEqual([{ image: old, reason: msg.storeUnmarked() }]);
+    expect(candidates([marker, describeStore(volume("ssebench-agent-dummy-fedcba9876543210", "1")) as ImageEntry], needs)).toEqual([]);
+    // The marker of an agent that is gone goes, and its store with it.
+    const gone = image([`${R}/agent-files/gone:1.0.0`], built("agent files", { "ssebench.agent-store": "ssebench-agent-gone-0123456789abcdef" }));
+    const goneStore = { ...(describeStore(volume("ssebench-agent-gone-0123456789abcdef")) as ImageEntry), agent: "gone" };
+    expect(candidates([gone, goneStore], needs).map((c) => c.reason)).toEqual(["agent gone is not among this ssebench's agents", "no agent files image marks it: its agent's files changed, or the agent is gone"]);
+  });
+
+  test("prune removes a store's volume, but not while a run fills it (its lock container exists)", async () => {
+    const volume = (name: string) => describeStore({ Name: name, Labels: `ssebench.layer=agent store,ssebench.agent-store=${name}`, Links: "0", Size: "1MB" }) as ImageEntry;
+    const [filling, done] = [volume("ssebench-agent-a-0000000000000001"), volume("ssebench-agent-a-0000000000000002")];
+    const calls: string[] = [];
+    const engine: Docker = {
+      call: async (args: readonly string[]): Promise<DockerResult> => {
+        calls.push(args.join(" "));
+        const locked = args[1] === "inspect" && args.at(-1) === `${filling.id}-lock`;
+        return { code: args[1] === "inspect" && !locked ? 1 : 0, stdout: "", stderr: "" };
+      },
+    };
+    const out = await removeImages(engine, [filling, done].map((image) => ({ image, reason: msg.storeUnmarked() })));
+    expect(out.map((r) => [r.image.id, r.removed, r.error])).toEqual([
+      [filling.id, false, msg.storeFilling()],
+      [done.id, true, undefined],
+    ]);
+    expect(calls.filter((c) => c.startsWith("volume"))).toEqual([`volume rm ${done.id}`]);
   });
 
   test("the tables", () => {

@@ -21,8 +21,10 @@ export interface FakeContainer {
 
 export class FakeDocker implements Docker {
   readonly calls: string[][] = [];
-  /** tag → { id, inputs } */
-  readonly images = new Map<string, { id: string; inputs: string }>();
+  /** tag → { id, inputs, the agent store it marks } */
+  readonly images = new Map<string, { id: string; inputs: string; store?: string }>();
+  /** volumes by name → labels */
+  readonly volumes = new Map<string, string[]>();
   container: FakeContainer = {};
   /** what `docker image inspect --format {{json .Config}}` shows for every image */
   config: Record<string, unknown> = { Cmd: ["echo", "fake"], Env: ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"] };
@@ -48,8 +50,8 @@ export class FakeDocker implements Docker {
     if (verb === "image" && sub === "inspect") {
       const refs = args.slice(4);
       const lines = refs.filter((r) => this.images.has(r)).map((r) => {
-        const img = this.images.get(r) as { id: string; inputs: string };
-        return `${img.id}\t${img.inputs}\t${JSON.stringify([r])}\t${JSON.stringify(this.config.Cmd ?? null)}`;
+        const img = this.images.get(r) as { id: string; inputs: string; store?: string };
+        return `${img.id}\t${img.inputs}\t${JSON.stringify([r])}\t${JSON.stringify(this.config.Cmd ?? null)}\t${img.store ?? "<no value>"}`;
       });
       return { code: lines.length === refs.length ? 0 : 1, stdout: lines.map((l) => `${l}\n`).join(""), stderr: "" };
     }
@@ -59,7 +61,19 @@ export class FakeDocker implements Docker {
       const id = `sha256:built${++this.builds}`;
       writeFileSync(args[args.indexOf("--iidfile") + 1] as string, id);
       opts.onOutput?.("Step 1/1 : FROM x\n", "stdout");
-      this.images.set(tag, { id, inputs: label.split("=")[1] as string });
+      const store = args.find((a, i) => args[i - 1] === "--label" && a.startsWith("ssebench.agent-store="));
+      this.images.set(tag, { id, inputs: label.split("=")[1] as string, ...(store ? { store: store.split("=")[1] } : {}) });
+      return ok();
+    }
+    if (verb === "volume") {
+      const name = args.at(-1) as string;
+      if (sub === "inspect") return this.volumes.has(name) ? ok(`${name}\n`) : { code: 1, stdout: "", stderr: `Error: No such volume: ${name}` };
+      if (sub === "create") this.volumes.set(name, args.filter((_, i) => args[i - 1] === "--label"));
+      if (sub === "rm") this.volumes.delete(name);
+      return ok(`${name}\n`);
+    }
+    if (verb === "image" && sub === "rm") {
+      for (const ref of args.slice(2)) this.images.delete(ref);
       return ok();
     }
     if (verb === "info") {

@@ -48,7 +48,7 @@ async function run(extra: Partial<RawRunArgs> = {}, rawArgs: string[] = []) {
 }
 
 describe("runTask with a fake docker", () => {
-  test("a first run builds four images (case, tool, agent files, agent layer); an unchanged re-run builds none", async () => {
+  test("a first run builds four images (case, tool, agent files, agent layer) and fills the agent store; an unchanged re-run builds none", async () => {
     const { outcome } = await run();
     expect(outcome.built.map((t) => t.replace(/^.*\/ssebench\//, "").split("/")[0])).toEqual(["case", "tool", "agent-files", "agent-dummy"]);
     expect(docker.verbs()).toEqual([
@@ -56,7 +56,23 @@ describe("runTask with a fake docker", () => {
       "info",
       "build",
       "build",
+      // the files image under this run's own tag, its config and the tool layer's checked
       "build",
+      "image inspect",
+      "image inspect",
+      // the store: not complete; the lock, checked again under it; the volume made and filled by the engine
+      "image inspect",
+      "container create",
+      "image inspect",
+      "volume",
+      "volume",
+      "container create",
+      "rm",
+      // the marker (the files image's config without files) takes the files image's tag
+      "build",
+      "rm",
+      "image rm",
+      "image inspect",
       "image inspect",
       "build",
       // does the engine take a storage quota? (this one does not: the disk is watched)
@@ -65,10 +81,16 @@ describe("runTask with a fake docker", () => {
       "container inspect",
       "rm",
     ]);
+    const before = docker.calls.length;
     const again = await run();
     expect(again.outcome.built).toEqual([]);
-    expect(docker.verbs().filter((v) => v === "build")).toHaveLength(4);
+    expect(docker.verbs().filter((v) => v === "build")).toHaveLength(5);
+    // the case, tool and agent layers, and the store
     expect(again.reporter.lines.filter((l) => l.includes("is up to date"))).toHaveLength(4);
+    // one more call than before stores: is the volume there?
+    expect(docker.verbs().slice(before)).toEqual(["image inspect", "info", "volume", "container create", "run", "container inspect", "rm"]);
+    const runCall = docker.calls.find((c) => c[0] === "run") as string[];
+    expect(runCall).toContain("type=volume,source=ssebench-agent-dummy-" + [...docker.volumes.keys()][0]?.slice("ssebench-agent-dummy-".length) + ",target=/opt/agent,readonly,volume-nocopy");
   });
 
   test("every build labels its image: inputs, layer, ssebench version, and the task, dataset and agent it belongs to", async () => {
@@ -77,12 +99,15 @@ describe("runTask with a fake docker", () => {
     const own = labels.map((l) => l.slice(1));
     expect(labels.every((l) => /^ssebench\.inputs=[0-9a-f]{16,}$/.test(l[0] ?? ""))).toBe(true);
     const v = `ssebench.version=${VERSION}`;
+    const store = `ssebench.agent-store=${[...docker.volumes.keys()][0]}`;
     expect(own).toEqual([
       ["ssebench.layer=case image", v, "ssebench.task=tiny-task", "ssebench.dataset=dataset"],
       ["ssebench.layer=tool layer", v, "ssebench.task=tiny-task"],
       ["ssebench.layer=agent files", v, "ssebench.agent=dummy"],
-      ["ssebench.layer=agent layer", v, "ssebench.task=tiny-task", "ssebench.agent=dummy"],
+      ["ssebench.layer=agent files", v, "ssebench.agent=dummy", store],
+      ["ssebench.layer=agent layer", v, "ssebench.task=tiny-task", "ssebench.agent=dummy", store],
     ]);
+    expect([...docker.volumes.values()]).toEqual([["ssebench.layer=agent store", "ssebench.agent=dummy", expect.stringMatching(/^ssebench\.inputs=/), store]]);
   });
 
   test("a missing base image is named, with how to build it", async () => {
@@ -166,7 +191,7 @@ describe("runTask with a fake docker", () => {
 
   test("--keep-container keeps the container and says how to remove it", async () => {
     const { reporter } = await run({ keepContainer: true });
-    expect(docker.verbs()).not.toContain("rm");
+    expect(docker.calls.filter((c) => c[0] === "rm" && c.includes("cid123"))).toEqual([]);
     expect(reporter.lines).toContain("info: Kept the container cid123; remove it with: docker rm --force --volumes cid123");
   });
 

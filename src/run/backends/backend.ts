@@ -12,6 +12,15 @@ import type { Removed } from "./leftovers.ts";
 export const BACKENDS = ["local", "swarm"] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
+/** An agent store on the local engine: its volume and its marker image (agent-store.ts). */
+export interface AgentStoreRef {
+  agent: string;
+  volume: string;
+  markerId: string;
+  /** the marker's tag (the agent's files image's name) */
+  markerTag: string;
+}
+
 /** A started trial: the container of `docker run`, or the service of a Swarm job. */
 export interface Trial {
   /** resolves once the trial ended (the `docker run` client's status; the task's exit code) */
@@ -34,6 +43,8 @@ export interface Backend {
   readonly name: BackendName;
   /** makes `image` (an ID on the local engine) runnable where trials run; the reference to start */
   prepareImages(image: string, signal?: AbortSignal): Promise<string>;
+  /** makes the agent's store (a volume on the local engine, agent-store.ts) mountable where trials run */
+  prepareAgentStore(store: AgentStoreRef, signal?: AbortSignal): Promise<void>;
   /** starts the trial; output (the container's, or docker's refusal) goes to onOutput */
   start(spec: ContainerSpec, onOutput: (chunk: string) => void): Trial;
   /** asks a running trial to stop (Ctrl-C, the run's time limit) */

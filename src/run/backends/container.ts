@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { ARCHIVE_MOUNT, ENTRYPOINT, REFERENCE_MOUNT, RESULTS_MOUNT } from "../../contract/paths.ts";
 import { MODEL_DIR } from "../../contract/model.ts";
 import { SIDECAR_DIR, SIDECAR_MODE } from "../../contract/sidecar.ts";
+import { storeMountFields } from "./agent-store.ts";
 import type { Docker } from "./docker.ts";
 import type { Resources } from "../../formats/run/summary.ts";
 
@@ -36,6 +37,8 @@ export interface ContainerSpec {
   command: string[];
   /** the run's gateway folder (socket + key), mounted read-only at MODEL_DIR */
   modelDir?: string;
+  /** the agent's store, a volume mounted read-only at /opt/agent (agent-store.ts) */
+  agentStore?: string;
   /** sidecar mode: the agent's own container beside this one (sidecar-pair.ts) */
   sidecar?: SidecarSpec;
   /** the engine takes a storage quota: the writable layer is bounded by `resources.disk` (disk-watch.ts) */
@@ -104,6 +107,7 @@ export function runArgs(spec: ContainerSpec, cidfile: string, pair?: PairMounts)
   args.push("--mount", bindMount(spec.runDir, RESULTS_MOUNT), "--mount", bindMount(spec.archiveDir, ARCHIVE_MOUNT));
   if (spec.referencePatch) args.push("--mount", bindMount(spec.referencePatch, REFERENCE_MOUNT, true));
   if (spec.modelDir) args.push("--mount", bindMount(spec.modelDir, MODEL_DIR, true));
+  if (spec.agentStore) args.push("--mount", csvFields(storeMountFields(spec.agentStore)));
   if (pair && spec.sidecar) args.push("--mount", volumeMount(pair.volume, spec.sidecar.source), "--mount", bindMount(pair.sockets, SIDECAR_DIR));
   for (const [k, v] of Object.entries(spec.labels)) args.push("--label", `${k}=${v}`);
   // Sidecar mode: the agent's argv is the sidecar's, never this container's.

@@ -28,6 +28,9 @@ export class LocalBackend implements Backend {
     return image;
   }
 
+  /** The store is on this engine already. */
+  async prepareAgentStore(): Promise<void> {}
+
   start(spec: ContainerSpec, onOutput: (chunk: string) => void): Trial {
     if (spec.sidecar) return new SidecarPair(this.docker, spec, onOutput);
     const quota = this.quotaKnown === true;

@@ -43,24 +43,32 @@ export class SwarmImages {
     const address = this.nodes.get(node) as string;
     const loading = Promise.all(previous).then(async () => {
       if ((await engine.call(["image", "inspect", "--format", "{{.Id}}", image])).code === 0) return;
-      const docker = Bun.which("docker", { PATH: this.env.PATH ?? "" }) ?? "docker";
-      const save = Bun.spawn([docker, "save", image], { env: this.env, stdout: "pipe", stderr: "pipe" });
-      const load = Bun.spawn([docker, "load", "--quiet"], { env: { ...this.env, DOCKER_HOST: address }, stdin: save.stdout, stdout: "pipe", stderr: "pipe" });
-      const abort = () => {
-        save.kill();
-        load.kill();
-      };
-      signal?.addEventListener("abort", abort, { once: true });
-      try {
-        const [saved, loaded, saveErr, loadErr] = await Promise.all([save.exited, load.exited, new Response(save.stderr).text(), new Response(load.stderr).text()]);
-        if (saved !== 0 || loaded !== 0) throw new UserError(msg.dockerFailed(`loading the image into node ${node}`, "save | load", saved || loaded, firstLine(saveErr || loadErr)));
-      } finally {
-        signal?.removeEventListener("abort", abort);
-      }
+      await pipeDocker(this.env, ["save", image], { ...this.env, DOCKER_HOST: address }, ["load", "--quiet"], `loading the image into node ${node}`, signal);
     });
     // A failed load is tried again by the next trial.
     loading.catch(() => this.loads.delete(key));
     this.loads.set(key, loading);
     return loading;
+  }
+}
+
+/**
+ * `docker A… | docker B…`, the second against another engine (`toEnv`): a one-line UserError
+ * naming `what` when either fails; both are killed on abort.
+ */
+export async function pipeDocker(env: NodeJS.ProcessEnv, from: string[], toEnv: NodeJS.ProcessEnv, to: string[], what: string, signal?: AbortSignal): Promise<void> {
+  const docker = Bun.which("docker", { PATH: env.PATH ?? "" }) ?? "docker";
+  const source = Bun.spawn([docker, ...from], { env, stdout: "pipe", stderr: "pipe" });
+  const sink = Bun.spawn([docker, ...to], { env: toEnv, stdin: source.stdout, stdout: "pipe", stderr: "pipe" });
+  const abort = () => {
+    source.kill();
+    sink.kill();
+  };
+  signal?.addEventListener("abort", abort, { once: true });
+  try {
+    const [sent, taken, sourceErr, sinkErr] = await Promise.all([source.exited, sink.exited, new Response(source.stderr).text(), new Response(sink.stderr).text()]);
+    if (sent !== 0 || taken !== 0) throw new UserError(msg.dockerFailed(what, `${from[0]} | ${to[0]}`, sent || taken, firstLine(sourceErr || sinkErr)));
+  } finally {
+    signal?.removeEventListener("abort", abort);
   }
 }

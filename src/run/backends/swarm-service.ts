@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import { type ModelSecret, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../contract/model.ts";
 import { ENTRYPOINT, SECRET_MODEL_TARGET, SECRET_PATCH_TARGET, SECRET_UPLOAD_TARGET, SECRETS_DIR } from "../../contract/paths.ts";
+import { storeMountFields } from "./agent-store.ts";
 import { CAPABILITIES, type ContainerSpec } from "./container.ts";
 import { JOB_LABEL } from "./owner.ts";
 
@@ -104,6 +105,8 @@ export function serviceArgs(input: ServiceInput): string[] {
   if (input.withUpload) args.push("--secret", `source=${names.uploadSecret},target=${SECRET_UPLOAD_TARGET},uid=0,gid=0,mode=0400`);
   if (input.withModel) args.push("--secret", `source=${names.modelSecret},target=${SECRET_MODEL_TARGET},uid=0,gid=0,mode=0400`);
   for (const [k, v] of Object.entries(env)) args.push("--env", `${k}=${v}`);
+  // The node's copy of the agent's files (swarm-stores.ts), as a local run mounts the engine's.
+  if (spec.agentStore) args.push("--mount", storeMountFields(spec.agentStore).join(","));
   for (const [k, v] of Object.entries({ ...spec.labels, "ssebench.backend": "swarm" })) {
     args.push("--label", `${k}=${v}`, "--container-label", `${k}=${v}`);
   }

@@ -15,13 +15,14 @@ import { join } from "node:path";
 import { MODEL_KEY_FILE, MODEL_PLUGIN_KEY_FILE, MODEL_PLUGIN_SOCKET, MODEL_SOCKET } from "../../contract/model.ts";
 import { ARCHIVE_MOUNT, RESULTS_MOUNT } from "../../contract/paths.ts";
 import { UserError } from "../../errors.ts";
-import type { Backend, Trial, TrialListing } from "./backend.ts";
+import type { AgentStoreRef, Backend, Trial, TrialListing } from "./backend.ts";
 import type { ContainerSpec, ContainerState } from "./container.ts";
 import { type Docker, DockerCli, engineAddress, firstLine } from "./docker.ts";
 import { msg } from "../messages.ts";
 import { SwarmImages } from "./swarm-images.ts";
 import { type Removed, removeLabelled } from "./leftovers.ts";
 import { JOB_LABEL } from "./owner.ts";
+import { SwarmStores } from "./swarm-stores.ts";
 import { jobsCleanUp, modelSecretText, networkArgs, ownerLabels, parseNodes, relayArgs, ROLE_LABEL, serviceArgs, trialNames } from "./swarm-service.ts";
 import { SwarmTrial, watchTask } from "./swarm-trial.ts";
 import type { ResultsReceiver } from "./upload/receiver.ts";
@@ -31,6 +32,7 @@ const RECEIVER_SOCKET = "results.sock";
 export class SwarmBackend implements Backend {
   readonly name = "swarm" as const;
   private images: SwarmImages | undefined;
+  private stores: SwarmStores | undefined;
   private readonly nodeEngines = new Map<string, Docker>();
 
   private constructor(
@@ -115,6 +117,12 @@ export class SwarmBackend implements Backend {
   prepareImages(image: string, signal?: AbortSignal): Promise<string> {
     this.images ??= new SwarmImages(this.env, this.nodes, (node) => this.engine(node) as Docker, this.local ?? this.connect(this.env));
     return this.images.prepare(image, signal);
+  }
+
+  /** See swarm-stores.ts: the store's volume filled on each listed node that lacks it. */
+  prepareAgentStore(store: AgentStoreRef, signal?: AbortSignal): Promise<void> {
+    this.stores ??= new SwarmStores(this.env, this.nodes, (node) => this.engine(node) as Docker, this.local ?? this.connect(this.env));
+    return this.stores.prepare(store, signal);
   }
 
   start(spec: ContainerSpec, onOutput: (chunk: string) => void): Trial {

@@ -1,12 +1,14 @@
 /**
- * The agent layer in two images, so the agent's own build steps never see a task file:
+ * The agent layer, without the agent's files (docs/images.md "Agent stores"):
  * - the agent's files image: `agents/<name>/Dockerfile` built on its own (every stage FROM scratch
- *   or an earlier stage, agent-dockerfile.ts), once per agent whatever the task, so a large agent
- *   CLI is built and stored once;
- * - the agent layer: a Dockerfile ssebench writes, `FROM` the task's tool layer, that copies the
- *   files image's /opt/agent (one copy per task, nothing else from it), sets the agent's own
- *   variables and its CMD. No agent instruction runs where /ssebench exists.
- * The files image's config is checked against the tool layer's before the agent layer is built.
+ *   or an earlier stage, agent-dockerfile.ts), so the agent's own build steps never see a task
+ *   file. Its /opt/agent is copied once into the engine's agent store, a volume every trial of the
+ *   agent mounts read-only at /opt/agent (agent-store-fill.ts); the files image is then removed
+ *   and its config kept in the store's marker, a files image without files;
+ * - the agent layer: a Dockerfile ssebench writes, `FROM` the task's tool layer, that sets the
+ *   agent's own variables and its CMD, and names its store in a label: no layer of its own. No
+ *   agent instruction runs where /ssebench exists.
+ * The files image's config is checked against the tool layer's before anything is copied.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,10 +21,10 @@ import { type Docker, dockerOk } from "../backends/docker.ts";
 import type { LayerSpec } from "./layers.ts";
 import { msg } from "../messages.ts";
 
-/** The one folder of the agent's files image that reaches the run. */
-export const AGENT_FILES_DIR = "/opt/agent";
 /** Bumped when the generated agent layer changes, so every agent layer is rebuilt. */
-const LAYOUT = "2";
+const LAYOUT = "3";
+/** Bumped when what an agent store holds changes, so every store is made again. */
+const STORE_LAYOUT = "2";
 /** The classic builder gives every image FROM scratch this PATH: it is not the agent's. */
 const SCRATCH_PATH = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 /**
@@ -62,6 +64,11 @@ export function agentFilesSpec(agent: Agent, tag: string): LayerSpec {
   return { layer: "agent files", tag, context: agent.dir, buildArgs: {}, inputs };
 }
 
+/** The store's inputs: its files image's, and how a store is made (a files image of before stores never matches). */
+export function agentStoreInputs(filesInputs: string): string {
+  return new InputHash().value("agent-files", filesInputs).value("store-layout", STORE_LAYOUT).digest();
+}
+
 export function agentLayerInputs(filesId: string, toolId: string): string {
   return new InputHash().value("agent-files", filesId).value("tool-layer", toolId).value("layout", LAYOUT).digest();
 }
@@ -97,23 +104,47 @@ export function checkAgentImage(agent: Agent, files: ImageConfig, tool: ImageCon
 
 const quoted = (value: string) => `"${value.replace(/[\\"$]/g, (c) => `\\${c}`)}"`;
 
-/** The generated agent layer: a build context holding only its Dockerfile. */
-export function agentLayerSpec(tag: string, toolId: string, filesId: string, files: AgentFiles, inputs: string): { spec: LayerSpec; cleanup: () => void } {
-  const lines = [
-    "# Written by ssebench run: the task's tool layer plus the agent's files, built FROM scratch.",
-    "ARG TOOL_IMAGE",
-    "FROM ${TOOL_IMAGE}",
-    `COPY --from=${filesId} ${AGENT_FILES_DIR} ${AGENT_FILES_DIR}`,
-    ...files.env.map((e) => {
-      const at = e.indexOf("=");
-      return `ENV ${e.slice(0, at)}=${quoted(e.slice(at + 1))}`;
-    }),
-    `CMD ${JSON.stringify(files.cmd)}`,
-  ];
+const envLines = (env: string[]) =>
+  env.map((e) => {
+    const at = e.indexOf("=");
+    return `ENV ${e.slice(0, at)}=${quoted(e.slice(at + 1))}`;
+  });
+
+/** A build context holding a Dockerfile of these lines (and these small files). */
+function generated(lines: string[], files: Record<string, string> = {}): { context: string; cleanup: () => void } {
   const context = mkdtempSync(join(tmpdir(), "ssebench-agent-"));
   writeFileSync(join(context, "Dockerfile"), `${lines.join("\n")}\n`);
-  return {
-    spec: { layer: "agent layer", tag, context, buildArgs: { TOOL_IMAGE: toolId }, inputs },
-    cleanup: () => rmSync(context, { recursive: true, force: true }),
-  };
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(context, name), text);
+  return { context, cleanup: () => rmSync(context, { recursive: true, force: true }) };
+}
+
+/**
+ * The store's marker: the files image's config (variables, CMD) without its files, tagged as the
+ * files image once the store is filled; its labels name the store, and so does its one small file
+ * (an image without a layer cannot be saved, and swarm nodes get the marker by save | load).
+ */
+export function storeMarkerSpec(tag: string, files: AgentFiles, inputs: string, volume: string): { spec: LayerSpec; cleanup: () => void } {
+  const { context, cleanup } = generated(
+    [
+      "# Written by ssebench run: the agent's files image without its files, which are in the agent store its label names.",
+      "FROM scratch",
+      "COPY agent-store /.ssebench-agent-store",
+      ...envLines(files.env),
+      `CMD ${JSON.stringify(files.cmd)}`,
+    ],
+    { "agent-store": `${volume}\n` },
+  );
+  return { spec: { layer: "agent files", tag, context, buildArgs: {}, inputs }, cleanup };
+}
+
+/** The generated agent layer: the tool layer with the agent's variables and CMD; its files are mounted from the store. */
+export function agentLayerSpec(tag: string, toolId: string, files: AgentFiles, inputs: string): { spec: LayerSpec; cleanup: () => void } {
+  const { context, cleanup } = generated([
+    "# Written by ssebench run: the task's tool layer plus the agent's settings; its files are in the agent store.",
+    "ARG TOOL_IMAGE",
+    "FROM ${TOOL_IMAGE}",
+    ...envLines(files.env),
+    `CMD ${JSON.stringify(files.cmd)}`,
+  ]);
+  return { spec: { layer: "agent layer", tag, context, buildArgs: { TOOL_IMAGE: toolId }, inputs }, cleanup };
 }

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeCause, UserError } from "../../errors.ts";
+import { STORE_LABEL } from "../backends/agent-store.ts";
 import { type Docker, firstLine } from "../backends/docker.ts";
 import { msg } from "../messages.ts";
 import type { Reporter } from "../reporter.ts";
@@ -31,6 +32,8 @@ export interface ImageInfo {
   inputs: string;
   /** the image's CMD ([] when it has none) */
   cmd: string[];
+  /** the agent store an agent files image marks complete (backends/agent-store.ts) */
+  store?: string;
 }
 
 /**
@@ -50,7 +53,8 @@ export function withTag(ref: string): string {
   return ref.slice(lastSlash + 1).includes(":") ? ref : `${ref}:latest`;
 }
 
-const INSPECT_FORMAT = `{{.Id}}\t{{with .Config.Labels}}{{index . "${INPUTS_LABEL}"}}{{end}}\t{{json .RepoTags}}\t{{json .Config.Cmd}}`;
+const label = (name: string) => `{{with .Config.Labels}}{{index . "${name}"}}{{end}}`;
+const INSPECT_FORMAT = `{{.Id}}\t${label(INPUTS_LABEL)}\t{{json .RepoTags}}\t{{json .Config.Cmd}}\t${label(STORE_LABEL)}`;
 
 /** Looks up several local images with one docker call; missing ones are simply absent. */
 export async function inspectImages(docker: Docker, refs: readonly string[]): Promise<Map<string, ImageInfo>> {
@@ -59,11 +63,12 @@ export async function inspectImages(docker: Docker, refs: readonly string[]): Pr
   const tagged = refs.map(withTag);
   const r = await docker.call(["image", "inspect", "--format", INSPECT_FORMAT, ...tagged]);
   for (const line of r.stdout.split("\n")) {
-    const [id, inputs, tagsJson, cmdJson] = line.split("\t");
+    const [id, inputs, tagsJson, cmdJson, store] = line.split("\t");
     if (!id || tagsJson === undefined) continue;
     const tags = JSON.parse(tagsJson) as string[] | null;
     const cmd = (cmdJson ? JSON.parse(cmdJson) : null) as string[] | null;
-    const info = { id, inputs: inputs === "<no value>" ? "" : (inputs ?? ""), cmd: cmd ?? [] };
+    const info: ImageInfo = { id, inputs: inputs === "<no value>" ? "" : (inputs ?? ""), cmd: cmd ?? [] };
+    if (store && store !== "<no value>") info.store = store;
     for (const [i, ref] of tagged.entries()) {
       if (tags?.includes(ref) || ref === id) found.set(refs[i] ?? ref, info);
     }

@@ -99,7 +99,7 @@ describe("isolation flags (exact arguments)", () => {
     ]);
   });
 
-  test("a served model's run: the gateway folder mounted read-only", () => {
+  test("a served model's run: the gateway folder mounted read-only, the agent store read-only at /opt/agent", () => {
     const args = runArgs(
       {
         image: "sha256:agent",
@@ -111,6 +111,7 @@ describe("isolation flags (exact arguments)", () => {
         platform: undefined,
         referencePatch: undefined,
         modelDir: "/tmp/gw",
+        agentStore: "ssebench-agent-a-0123456789abcdef",
         command: ["agent"],
       },
       "/tmp/cid",
@@ -127,6 +128,7 @@ describe("isolation flags (exact arguments)", () => {
       "--mount", "type=bind,source=/res/run,target=/var/lib/ssebench/results",
       "--mount", "type=bind,source=/res/run/archive,target=/tmp/sse-archive",
       "--mount", "type=bind,source=/tmp/gw,target=/run/ssebench,readonly",
+      "--mount", "type=volume,source=ssebench-agent-a-0123456789abcdef,target=/opt/agent,readonly,volume-nocopy",
       "sha256:agent", "--mode", "sandbox", "--", "agent",
     ]);
   });

@@ -13,6 +13,7 @@ import { CAPABILITIES, type ContainerSpec } from "../../../src/run/backends/cont
 import type { Docker, DockerResult } from "../../../src/run/backends/docker.ts";
 import { msg } from "../../../src/run/messages.ts";
 import { SwarmBackend } from "../../../src/run/backends/swarm.ts";
+import { SwarmStores } from "../../../src/run/backends/swarm-stores.ts";
 import { jobsCleanUp, networkArgs, parseNodes, relayArgs, serviceArgs, sizeBytes, trialNames } from "../../../src/run/backends/swarm-service.ts";
 
 const spec: ContainerSpec = {
@@ -76,6 +77,19 @@ describe("swarm service argv", () => {
     // The patch travels as a secret: its host path is in no argument of the service.
     expect(args.some((a) => a.includes("/tmp/secret-patch.diff"))).toBe(false);
     expect(args.slice(args.indexOf("sha256:abc"))).toEqual(["sha256:abc", "--mode", "sandbox", "--", "run-agent", "--x"]);
+  });
+
+  test("the agent store: the node's volume of the same name, read-only at /opt/agent, never filled from the image", () => {
+    const args = serviceArgs({ names: trialNames("r"), spec: { ...spec, agentStore: "ssebench-agent-a-0123456789abcdef" }, image: spec.image, constraints: [], withPatch: false, withUpload: false, jobMode: true });
+    expect(args.filter((_, i) => args[i - 1] === "--mount")).toEqual(["type=volume,source=ssebench-agent-a-0123456789abcdef,target=/opt/agent,readonly,volume-nocopy"]);
+    expect(serviceArgs({ names: trialNames("r"), spec, image: spec.image, constraints: [], withPatch: false, withUpload: false, jobMode: true })).not.toContain("--mount");
+  });
+
+  test("agent stores are filled through the nodes' engines: without listed nodes the run says so", async () => {
+    const stores = new SwarmStores({}, new Map(), () => undefined as never, undefined as never);
+    await expect(stores.prepare({ agent: "a", volume: "ssebench-agent-a-0123456789abcdef", markerId: "sha256:m", markerTag: "agent-files/a:1" })).rejects.toThrow(
+      "--backend swarm: the agent's files are kept once per node in the volume ssebench-agent-a-0123456789abcdef, filled through each node's engine; name them in SSEBENCH_SWARM_NODES (NODE-ID=ENGINE,…; docs/backends.md)",
+    );
   });
 
   test("engines before 24 get one replica that never restarts instead of a replicated job (whose removal leaks there)", () => {

@@ -1,7 +1,7 @@
 /** The agent layer's checks: the agent's Dockerfile (static) and its files image's config. Real builds: test/e2e/hostile-agents.test.ts. */
 import { describe, expect, test } from "bun:test";
 import { checkAgentDockerfile } from "../../../src/run/layers/agent-dockerfile.ts";
-import { agentLayerSpec, checkAgentImage } from "../../../src/run/layers/agent-layer.ts";
+import { agentLayerSpec, checkAgentImage, storeMarkerSpec } from "../../../src/run/layers/agent-layer.ts";
 import type { Agent } from "../../../src/run/layers/agents.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -93,21 +93,40 @@ describe("agent files image config", () => {
     expect(check({ Env: [] })).toBe("agents/evil/Dockerfile: agent 'evil' sets no CMD (the agent's command)");
   });
 
-  test("the generated agent layer copies only /opt/agent and quotes values", () => {
-    const { spec, cleanup } = agentLayerSpec("t", "sha256:tool", "sha256:files", { cmd: ["a b", "c"], env: ['V=x "y" $HOME \\'] }, "in");
+  test("the generated agent layer adds no files (they are in the agent store) and quotes values", () => {
+    const { spec, cleanup } = agentLayerSpec("t", "sha256:tool", { cmd: ["a b", "c"], env: ['V=x "y" $HOME \\'] }, "in");
     try {
       expect(readFileSync(join(spec.context, "Dockerfile"), "utf8")).toBe(
         [
-          "# Written by ssebench run: the task's tool layer plus the agent's files, built FROM scratch.",
+          "# Written by ssebench run: the task's tool layer plus the agent's settings; its files are in the agent store.",
           "ARG TOOL_IMAGE",
           "FROM ${TOOL_IMAGE}",
-          "COPY --from=sha256:files /opt/agent /opt/agent",
           'ENV V="x \\"y\\" \\$HOME \\\\"',
           'CMD ["a b","c"]',
           "",
         ].join("\n"),
       );
       expect(spec.buildArgs).toEqual({ TOOL_IMAGE: "sha256:tool" });
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("the store's marker is the files image's config without files", () => {
+    const { spec, cleanup } = storeMarkerSpec("agent-files/x:1", { cmd: ["ssebench:agent", "x"], env: ["A=1"] }, "in", "ssebench-agent-x-0123456789abcdef");
+    try {
+      expect(readFileSync(join(spec.context, "Dockerfile"), "utf8")).toBe(
+        [
+          "# Written by ssebench run: the agent's files image without its files, which are in the agent store its label names.",
+          "FROM scratch",
+          "COPY agent-store /.ssebench-agent-store",
+          'ENV A="1"',
+          'CMD ["ssebench:agent","x"]',
+          "",
+        ].join("\n"),
+      );
+      expect(readFileSync(join(spec.context, "agent-store"), "utf8")).toBe("ssebench-agent-x-0123456789abcdef\n");
+      expect(spec).toMatchObject({ layer: "agent files", tag: "agent-files/x:1", inputs: "in", buildArgs: {} });
     } finally {
       cleanup();
     }
