@@ -122,9 +122,24 @@ export function describeImage(id: string, tags: string[], labels: Record<string,
 const INSPECT = "{{json .Id}}\t{{json .RepoTags}}\t{{json .Config.Labels}}\t{{.Size}}\t{{json .Created}}";
 const ORDER: readonly ImageKind[] = ["agent layer", "agent files", "agent store", "sidecar image", "tool layer", "case image", "base image", "layer"];
 
+const DF = ["system", "df", "-v", "--format", "{{json .Images}}\n{{json .Volumes}}"];
+const DF_BUSY = /disk usage operation is already running/;
+
+/** `docker system df -v`; the engine runs one at a time and refuses another meanwhile, so a refusal is tried again (up to 60 s). */
+async function diskUsage(docker: Docker) {
+  for (let i = 0; i < 120; i++) {
+    const r = await docker.call(DF);
+    if (r.code === 0) return r;
+    if (!DF_BUSY.test(r.stderr)) break;
+    await Bun.sleep(500);
+  }
+  // Said as one line (the engine's reason) by the same call.
+  return dockerOk(docker, "Listing the images", DF);
+}
+
 /** Every ssebench image on the engine (optionally only those with label KEY=VALUE), ordered by kind then name. */
 export async function listImages(docker: Docker, only?: { key: string; value: string }): Promise<ImageEntry[]> {
-  const df = await dockerOk(docker, "Listing the images", ["system", "df", "-v", "--format", "{{json .Images}}\n{{json .Volumes}}"]);
+  const df = await diskUsage(docker);
   const [imagesJson = "", volumesJson = ""] = df.stdout.trim().split("\n");
   const usage = new Map<string, DfImage>();
   for (const image of (JSON.parse(imagesJson || "[]") as DfImage[] | null) ?? []) usage.set(image.ID, image);

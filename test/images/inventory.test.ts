@@ -1,6 +1,6 @@
 /** What `ssebench images` makes of an image's labels and names, and which images prune would remove. */
 import { describe, expect, test } from "bun:test";
-import { describeImage, describeStore, fromName, type ImageEntry, parseSize } from "../../src/images/inventory.ts";
+import { describeImage, describeStore, fromName, type ImageEntry, listImages, parseSize } from "../../src/images/inventory.ts";
 import { msg } from "../../src/images/messages.ts";
 import { candidates, notNeeded, removeImages } from "../../src/images/prune.ts";
 import type { Docker, DockerResult } from "../../src/run/backends/docker.ts";
@@ -109,6 +109,17 @@ describe("what prune removes", () => {
       [done.id, true, undefined],
     ]);
     expect(calls.filter((c) => c.startsWith("volume"))).toEqual([`volume rm ${done.id}`]);
+  });
+
+  test("a disk usage the engine refuses while it runs another is asked again", async () => {
+    const answers: DockerResult[] = [
+      { code: 1, stdout: "", stderr: "Error response from daemon: a disk usage operation is already running" },
+      { code: 0, stdout: `[]\n[{"Name":"ssebench-agent-a-0000000000000001","Labels":"ssebench.agent-store=ssebench-agent-a-0000000000000001","Links":"0","Size":"1MB"}]\n`, stderr: "" },
+    ];
+    const calls: string[] = [];
+    const engine: Docker = { call: async (args: readonly string[]) => (calls.push(args.slice(0, 2).join(" ")), answers.shift() as DockerResult) };
+    expect((await listImages(engine)).map((i) => [i.kind, i.id])).toEqual([["agent store", "ssebench-agent-a-0000000000000001"]]);
+    expect(calls).toEqual(["system df", "system df"]);
   });
 
   test("the tables", () => {
