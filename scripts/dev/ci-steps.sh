@@ -2,6 +2,7 @@
 #
 #   step NAME            ends the step before it and starts NAME (printed with the seconds so far)
 #   background NAME CMD  runs CMD in the background, its output kept in a file; the steps go on
+#                        (CMD runs with errexit off: a shell function must return its failures)
 #   wait_for NAME        waits for it, prints its output, and fails CI when it failed
 #
 # The closing table (printed on exit, so a failed run shows it up to the failing step) gives each
