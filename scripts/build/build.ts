@@ -1,8 +1,9 @@
 /**
  * Compiles the two binaries into dist/. Usage:
- *   bun scripts/build/build.ts [--target bun-linux-arm64 [--executable-path BUN] [--out DIR]]
+ *   bun scripts/build/build.ts [--target bun-linux-arm64 [--executable-path BUN] [--out DIR]] [--only NAME]
  * --executable-path: the target's Bun runtime to build on (scripts/build/release.ts takes it from npm),
- * instead of Bun downloading it on its own.
+ * instead of Bun downloading it on its own. --only ssebench|ssebench-entrypoint: that binary alone
+ * (the mutation check rebuilds only the binaries a break reaches).
  * First generates src/formats/compiled-validators.js (scripts/build/compile-validators.ts).
  *
  * Bytecode needs the ESM format (with CJS, Bun reports "Failed to generate bytecode" but still
@@ -11,11 +12,15 @@
  */
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { target: { type: "string" }, "executable-path": { type: "string" }, out: { type: "string" } } });
+const { values } = parseArgs({ options: { target: { type: "string" }, "executable-path": { type: "string" }, out: { type: "string" }, only: { type: "string" } } });
 const binaries = [
   { entry: "src/ssebench.ts", name: "ssebench" },
   { entry: "src/ssebench-entrypoint.ts", name: "ssebench-entrypoint" },
-];
+].filter((b) => values.only === undefined || b.name === values.only);
+if (binaries.length === 0) {
+  console.error(`build: --only ${values.only}: expected ssebench or ssebench-entrypoint`);
+  process.exit(2);
+}
 const outDir = values.out ?? (values.target ? `dist/${values.target}` : "dist");
 const executablePath = values["executable-path"];
 // The formats' checkers, compiled from the arktype models before they are bundled (check.ts). In a

@@ -10,9 +10,10 @@
  * Breaks marked `engine` need a running Docker engine and SSEBENCH_E2E=1; without them they are
  * listed as not run (and the exit code says so: 3).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { importGraph } from "./import-graph.ts";
 import { MUTATIONS, type Mutation } from "./mutations.ts";
 
 const repo = resolve(import.meta.dir, "../..");
@@ -47,6 +48,28 @@ function run(argv: string[], cwd: string): { code: number; out: string } {
   return { code: r.exitCode ?? 1, out: r.stdout.toString() + r.stderr.toString() };
 }
 
+const BINARIES = ["ssebench", "ssebench-entrypoint"] as const;
+const valueImports = importGraph({ types: false });
+
+/** The binaries whose bundle carries `file` (src/…): those whose entry reaches it by value imports. */
+function binariesCarrying(file: string): string[] {
+  const target = file.replace(/^src\//, "");
+  const reaching = BINARIES.filter((name) => {
+    const seen = new Set<string>();
+    const todo = [`${name}.ts`];
+    while (todo.length > 0) {
+      const f = todo.pop() as string;
+      if (f === target) return true;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      todo.push(...(valueImports.get(f) ?? []));
+    }
+    return false;
+  });
+  // a file neither entry reaches (a generated or embedded one): both
+  return reaching.length > 0 ? reaching : [...BINARIES];
+}
+
 type Outcome = "caught" | "MISSED" | "stale" | "not run (needs the engine)" | "build broke";
 
 function check(dir: string, m: Mutation): Outcome {
@@ -58,13 +81,23 @@ function check(dir: string, m: Mutation): Outcome {
   writeFileSync(path, original.slice(0, at) + m.to + original.slice(at + m.from.length));
   try {
     if (m.build) {
-      const b = run(["bun", "scripts/build/build.ts"], dir);
-      if (b.code !== 0) return "build broke";
+      for (const name of binariesCarrying(m.file)) {
+        const b = run(["bun", "scripts/build/build.ts", "--only", name], dir);
+        if (b.code !== 0) return "build broke";
+      }
     }
-    const t = run(["bun", "test", ...m.tests], dir);
+    // --bail: the first failing test is enough to call the break caught
+    const t = run(["bun", "test", "--bail", ...m.tests], dir);
     return t.code !== 0 ? "caught" : "MISSED";
   } finally {
     writeFileSync(path, original);
+    // the next break's tests run the unbroken binaries again (renamed into place: one may still run)
+    if (m.build) {
+      for (const name of BINARIES) {
+        copyFileSync(join(dir, "dist", `.unbroken-${name}`), join(dir, "dist", `.restore-${name}`));
+        renameSync(join(dir, "dist", `.restore-${name}`), join(dir, "dist", name));
+      }
+    }
   }
 }
 
@@ -72,7 +105,11 @@ const selected = MUTATIONS.filter((m) => !only || only.has(m.name));
 const dir = scratchCopy();
 const results: { name: string; outcome: Outcome }[] = [];
 try {
-  if (selected.some((m) => m.build)) run(["bun", "scripts/build/build.ts"], dir);
+  if (selected.some((m) => m.build)) {
+    const b = run(["bun", "scripts/build/build.ts"], dir);
+    if (b.code !== 0) throw new Error(`the unbroken build failed:\n${b.out}`);
+    for (const name of BINARIES) copyFileSync(join(dir, "dist", name), join(dir, "dist", `.unbroken-${name}`));
+  }
   for (const m of selected) {
     const started = performance.now();
     const outcome = check(dir, m);
