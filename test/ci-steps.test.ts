@@ -53,6 +53,24 @@ ci_end_step`);
     expect(Number(table.get("(background) helper")![1])).toBeLessThanOrEqual(1);
   });
 
+  test("a background job that ends during one step and is waited for in a later one counts in neither", async () => {
+    const done = join(work.path, "early-done");
+    const r = await ci(`
+background "early" bash -c 'for ((i = 0; i < 1000000; i++)); do :; done; touch ${done}'
+step "during"
+until [ -e ${done} ]; do sleep 0.1; done
+sleep 0.5
+step "after"
+sleep 0.2
+wait_for early
+ci_end_step`);
+    expect(r.exitCode).toBe(0);
+    const table = rows(r.stdout);
+    expect(Number(table.get("(background) early")![1])).toBeGreaterThanOrEqual(1);
+    expect(table.get("during")![1]).toBe("0");
+    expect(table.get("after")![1]).toBe("0");
+  }, 30_000);
+
   test("a failing step ends the run with its exit code and the table up to it, marked FAILED", async () => {
     const r = await ci(`
 step "fine"

@@ -16,8 +16,8 @@
 ci_t0=${EPOCHREALTIME/./}
 ci_rows=()
 ci_step_name=""
-ci_bg_ticks=0            # CPU ticks of background jobs already waited for (not a step's own)
-declare -A ci_bg_pid=() ci_bg_log=() ci_bg_done=()
+ci_bg_ticks=0            # CPU ticks of the background jobs that have ended (not a step's own)
+declare -A ci_bg_pid=() ci_bg_log=() ci_bg_done=() ci_bg_counted=()
 ci_tck=$(getconf CLK_TCK)
 
 # user+sys ticks of a process's own and waited-for children's time, from /proc/PID/stat.
@@ -79,15 +79,29 @@ ci_kill_tree() {
   kill -TERM $pids 2>/dev/null || true
 }
 
+# A background job's CPU reaches this shell's children time when the job ends (bash reaps it then,
+# waited for or not), so the jobs that have ended are taken out of the steps' CPU as they end.
+ci_count_ended_jobs() {
+  local name rc wall ticks
+  for name in "${!ci_bg_pid[@]}"; do
+    [ -z "${ci_bg_counted[$name]:-}" ] && [ -s "${ci_bg_log[$name]}" ] || continue
+    read -r rc wall ticks <"${ci_bg_log[$name]}" || continue
+    ci_bg_ticks=$((ci_bg_ticks + ticks))
+    ci_bg_counted[$name]=1
+  done
+}
+
 ci_step_started=""
 ci_end_step() {
   [ -n "$ci_step_name" ] || return 0
   local -a a b
   read -ra a <<<"$ci_step_started"
+  ci_count_ended_jobs
   read -ra b <<<"$(ci_clock)"
-  local engine=$((b[2] - a[2]))
+  local engine=$((b[2] - a[2])) cpu=$((b[1] - a[1]))
   [ "$engine" -ge 0 ] || engine=0   # an engine stopped during the step takes its counters with it
-  ci_rows+=("$(printf '%-62.62s %6d %6d %6d %7d' "$ci_step_name" $(((b[0] - a[0] + 500000) / 1000000)) $(((b[1] - a[1] + ci_tck / 2) / ci_tck)) $(((engine + 500) / 1000)) $(((b[3] - a[3] + ci_tck / 2) / ci_tck)))")
+  [ "$cpu" -ge 0 ] || cpu=0         # a job counted as it ended, reaped a moment later
+  ci_rows+=("$(printf '%-62.62s %6d %6d %6d %7d' "$ci_step_name" $(((b[0] - a[0] + 500000) / 1000000)) $(((cpu + ci_tck / 2) / ci_tck)) $(((engine + 500) / 1000)) $(((b[3] - a[3] + ci_tck / 2) / ci_tck)))")
   ci_step_name=""
 }
 
@@ -95,6 +109,7 @@ step() {
   ci_end_step
   printf '\n==> [%4ss] %s\n' $(((${EPOCHREALTIME/./} - ci_t0) / 1000000)) "$*"
   ci_step_name=$*
+  ci_count_ended_jobs
   ci_step_started=$(ci_clock)
 }
 
@@ -124,7 +139,8 @@ wait_for() {
   wait "${ci_bg_pid[$name]}" || true
   ci_bg_done[$name]=1
   read -r rc wall ticks <"$log" || { rc=1 wall=0 ticks=0; }
-  ci_bg_ticks=$((ci_bg_ticks + ticks))
+  [ -n "${ci_bg_counted[$name]:-}" ] || ci_bg_ticks=$((ci_bg_ticks + ticks))
+  ci_bg_counted[$name]=1
   printf -- '--- %s (in the background, %ss, exit %s):\n' "$name" "$wall" "$rc"
   cat "$log.out"
   rm -f "$log" "$log.out"
@@ -135,14 +151,15 @@ wait_for() {
 # On exit: background jobs still running are stopped (CI failed before it needed them), then the table.
 ci_table() {
   local rc=$? name
+  # the step ends first: the stopped jobs' CPU, reaped from here on, is not the failed step's
+  [ -n "$ci_step_name" ] && [ "$rc" -ne 0 ] && ci_step_name="$ci_step_name (FAILED)"
+  ci_end_step
   for name in "${!ci_bg_pid[@]}"; do
     [ -n "${ci_bg_done[$name]:-}" ] && continue
     ci_kill_tree "${ci_bg_pid[$name]}"
     printf 'CI: stopped the background job %s (not waited for); its output:\n' "$name" >&2
     cat "${ci_bg_log[$name]}.out" >&2 2>/dev/null || true
   done
-  [ -n "$ci_step_name" ] && [ "$rc" -ne 0 ] && ci_step_name="$ci_step_name (FAILED)"
-  ci_end_step
   printf '\n%-62s %6s %6s %6s %7s\n' "step (seconds; load at the end $(cut -d' ' -f1-3 /proc/loadavg))" wall cpu engine machine
   printf '%s\n' "${ci_rows[@]}"
   printf '%-62s %6d\n' "total" $(((${EPOCHREALTIME/./} - ci_t0 + 500000) / 1000000))
