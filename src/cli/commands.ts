@@ -11,6 +11,8 @@ type Loader = () => Promise<CommandDef<ArgsDef>>;
 export const rootCommands: Record<string, Loader> = {
   dataset: () => load(import("./dataset/index.ts")),
   run: () => load(import("./run.ts")),
+  agents: () => load(import("./agents.ts")),
+  models: () => load(import("./models.ts")),
   results: () => load(import("./results.ts")),
   report: () => load(import("./report.ts")),
   view: () => load(import("./view.ts")),

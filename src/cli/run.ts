@@ -5,11 +5,16 @@ import { catalogArg } from "./args.ts";
 const args = {
     task: { type: "string", description: "Task ID (repeatable, or a,b: a job of several tasks)", valueHint: "ID" },
     tasks: { type: "string", description: "Tasks of a job: all, a glob such as 'html*', or @FILE (one ID a line)", valueHint: "SPEC" },
-    agent: { type: "string", description: "Agent: a folder under agents/ (dummy, reference, …); repeatable", valueHint: "NAME" },
+    agent: { type: "string", description: "Agent: a name `ssebench agents` lists, or an agent folder (a path with a '/'); repeatable", valueHint: "NAME" },
     model: {
       type: "string",
-      description: "Model the agent uses (models/*.yaml), served to it by the gateway; ignored for agents that make no model calls; repeatable",
+      description: "Model the agent uses, served to it by the gateway: a name `ssebench models` lists; ignored for agents that make no model calls; repeatable",
       valueHint: "NAME",
+    },
+    models: {
+      type: "string",
+      description: "Your folder of <name>.yaml models, searched after the built-in ones (default: $SSEBENCH_MODELS, else ~/.config/ssebench/models)",
+      valueHint: "DIR",
     },
     attempts: { type: "string", description: "Trials of each task, agent and model in a job (default 1)", valueHint: "K" },
     jobs: { type: "string", description: "Containers at once in a job (default: from the CPUs and memory)", valueHint: "N" },

@@ -1,4 +1,6 @@
 /** Every text the gateway and the model files show users; tests assert these exact strings. */
+import { didYouMean } from "../output/close-names.ts";
+
 export const msg = {
   // models/*.yaml and scripts (one line each, before anything is built)
   modelFile: (file: string, line: number, detail: string) => `${file}:${line}: ${detail}`,
@@ -6,8 +8,11 @@ export const msg = {
   modelNameMismatch: (file: string, name: string, stem: string) => `${file}: name '${name}' differs from the file name '${stem}'`,
   keyMissing: (file: string, name: string, variable: string) =>
     `${file}: the key of model ${name} is read from ${variable}, which is not set; export it (only the gateway sends it, to the model's upstream)`,
-  unknownModel: (name: string, known: readonly string[]) =>
-    `Unknown model '${name}'. Available models: ${known.length > 0 ? known.join(", ") : "(none)"}`,
+  unknownModel: (name: string, known: readonly string[]) => {
+    const close = didYouMean(name, known);
+    return `Unknown model '${name}'.${close ? ` Did you mean ${close}?` : ""} Available models: ${known.length > 0 ? known.join(", ") : "(none)"} (ssebench models lists them)`;
+  },
+  modelHidden: (file: string, name: string, builtIn: string) => `${file}: not used: the built-in model ${name} (${builtIn}) has its name`,
   budget: (value: string) => `--budget must be a positive amount of US dollars such as 10 or 0.5 (got '${value}')`,
   scriptMissing: (file: string, script: string) => `${file}: script ${script} does not exist`,
 
@@ -44,6 +49,8 @@ export const msg = {
   badPort: (value: string) => `--port must be a port number from 0 to 65535 (got '${value}')`,
   noModels: (dir: string) => `${dir}: no models/*.yaml to serve`,
   emptyModelFlag: () => "--model needs a model name (a <name>.yaml of the models folder); without --model every model is served",
+  noModelsListed: (dirs: readonly string[]) => `No models in ${dirs.join(" or ")}`,
+  modelsMissing: (dir: string) => `--models ${dir}: no such folder`,
   modelsNotFolder: (dir: string) => `--models ${dir}: not a folder; --models takes a folder of <name>.yaml models`,
   ledgerUnusable: (dir: string, detail: string) => `--ledger ${dir}: cannot keep model calls there: ${detail}`,
   issuedKey: (model: string, key: string) => `key for ${model}: ${key}`,

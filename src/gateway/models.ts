@@ -75,13 +75,19 @@ export function modelFile(dir: string, name: string): string | undefined {
   return [join(dir, `${name}.yaml`), join(dir, `${name}.yml`)].find((f) => existsSync(f));
 }
 
-/** Reads and checks one model file; `env` gives the upstream key (its absence is an error). */
-export async function loadModelFile(file: string, env: Record<string, string | undefined>): Promise<LoadedModel> {
+/** Reads and checks one model file's configuration (not its key nor its script): each problem one line naming the file. */
+export async function readModelConfig(file: string): Promise<ModelConfig> {
   const config = await readChecked<ModelConfig>(file, "model");
   const stem = basename(file).replace(/\.ya?ml$/, "");
   if (config.name !== stem) throw new UserError(msg.modelNameMismatch(shown(file), config.name, stem));
   const problem = providerProblems(config)[0];
   if (problem) throw new UserError(msg.providerRule(shown(file), problem));
+  return config;
+}
+
+/** Reads and checks one model file; `env` gives the upstream key (its absence is an error). */
+export async function loadModelFile(file: string, env: Record<string, string | undefined>): Promise<LoadedModel> {
+  const config = await readModelConfig(file);
   if (config.provider === "scripted") {
     const scriptFile = resolve(dirname(file), config.script as string);
     if (!existsSync(scriptFile)) throw new UserError(msg.scriptMissing(shown(file), config.script as string));

@@ -3,19 +3,22 @@
  * by hand): loads the chosen models, issues one key per model with a budget, prints the keys,
  * listens on TCP (127.0.0.1 by default) and stops on SIGTERM/SIGINT with exit 0.
  */
-import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { describeCause, ExitCode, UserError, usageError } from "../errors.ts";
 import { DEFAULT_BUDGET_USD, type RunKey } from "./keys.ts";
 import { msg } from "./messages.ts";
-import { listModelNames, loadModelFile, modelFile } from "./models.ts";
+import { findModel, modelFolders } from "./model-folders.ts";
+import { listModelNames, loadModelFile } from "./models.ts";
 import { Gateway, servedModel } from "./server.ts";
 
 export const DEFAULT_GATEWAY_PORT = 4000;
 
 export interface ServeArgs {
-  /** the models folder */
-  models: string;
+  /** the built-in models folder */
+  builtIn: string;
+  /** --models DIR: the user's folder, searched after the built-in one (model-folders.ts) */
+  models?: string;
   /** the models to serve (undefined: every model in the folder) */
   names: string[] | undefined;
   host?: string;
@@ -41,8 +44,9 @@ export async function serveGateway(args: ServeArgs, env: NodeJS.ProcessEnv): Pro
   const budget = args.budget === undefined ? DEFAULT_BUDGET_USD : Number(args.budget);
   if (!/^[0-9]*\.?[0-9]+$/.test(args.budget ?? "1") || !(budget > 0)) throw usageError(msg.budget(args.budget ?? ""));
   if (args.names?.length === 0) throw usageError(msg.emptyModelFlag());
-  const dir = resolve(args.models);
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(msg.modelsNotFolder(dir));
+  const folders = modelFolders(args.builtIn, env, args.models);
+  // Without --model: every model of --models DIR when given, else the built-in ones.
+  const dir = (args.models === undefined ? folders[0] : folders.at(-1))?.dir as string;
   const ledger = args.ledger ? resolve(args.ledger) : undefined;
   if (ledger) usableLedger(ledger);
   const names = args.names ?? listModelNames(dir);
@@ -51,8 +55,7 @@ export async function serveGateway(args: ServeArgs, env: NodeJS.ProcessEnv): Pro
   const lines: string[] = [];
   const runs: RunKey[] = [];
   for (const name of names) {
-    const file = modelFile(dir, name);
-    if (!file) throw new UserError(msg.unknownModel(name, listModelNames(dir)));
+    const { file } = findModel(folders, name);
     const run = gateway.issue(`serve-${name}`, servedModel(await loadModelFile(file, env)), budget, ledger);
     runs.push(run);
     lines.push(msg.issuedKey(name, run.key));

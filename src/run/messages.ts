@@ -127,6 +127,7 @@ export const msg = {
   unknownAgent: (name: string, known: readonly string[]) =>
     `Unknown agent '${name}'.${mean(name, known)} Available agents: ${list(known)}`,
   agentInvalid: (file: string, detail: string) => `${file}: ${detail}`,
+  noAgents: () => "No agents: this ssebench's agents/ folder has none",
   agentFolderMissing: (given: string, dir: string) =>
     `--agent ${given}: ${dir} is not an agent folder (no agent.yaml in it; see docs/agents.md "Writing your own agent")`,
   agentFileSymlink: (target: string) => `is a symlink (to ${target}); an agent's agent.yaml and Dockerfile must be regular files in its folder`,

@@ -3,6 +3,7 @@
  * syntax checks (exit 2) live here; checks against the task, agents and plugins are in validate.ts.
  */
 import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
 import type { Argv } from "../argv.ts";
 import { UserError, usageError } from "../errors.ts";
 import type { Resources } from "../formats/run/summary.ts";
@@ -19,6 +20,8 @@ export interface RunOptions {
   task: string;
   agent: string;
   model: string | undefined;
+  /** --models DIR: the user's models folder, searched after the built-in models (gateway/model-folders.ts) */
+  models?: string;
   local: string | undefined;
   catalog: string | undefined;
   /** undefined: --plugin not given (the container runs the plugins enabled in plugins.yaml). */
@@ -123,6 +126,7 @@ export interface RawRunArgs {
   task?: string;
   agent?: string;
   model?: string;
+  models?: string;
   local?: string;
   catalog?: string;
   mode?: string;
@@ -182,6 +186,7 @@ export function parseRunOptions(
     task: raw.task,
     agent: raw.agent,
     model: raw.model || undefined,
+    ...(raw.models ? { models: resolve(raw.models) } : {}),
     local: raw.local || undefined,
     catalog: raw.catalog?.trim() || undefined,
     plugins: repeatedFlag(argv, "plugin"),

@@ -79,12 +79,12 @@ export async function validateRun(opts: RunOptions, deps: ValidateDeps): Promise
   let served: LoadedModel | undefined;
   if (agent.usesModel) {
     model = opts.model as string;
-    served = await loadModel(home.root, model, env);
+    served = await loadModel(home.root, model, env, opts.models);
     const common = agent.wires.filter((w) => (served as LoadedModel).config.wires.includes(w as never));
     if (common.length === 0) throw new UserError(msg.wireMismatch(agent.name, agent.wires, model, served.config.wires));
   } else if (forPlugins) {
     // Filed under model 'none': the agent's result does not depend on it.
-    served = await loadModel(home.root, opts.model as string, env);
+    served = await loadModel(home.root, opts.model as string, env, opts.models);
   }
   // A swarm trial's model calls go home through its results relay (docs/backends.md): none without uploads.
   if (served && opts.backend === "swarm" && env.SSEBENCH_SWARM_RESULTS === "copy") throw new UserError(msg.swarmModelNeedsUpload());

@@ -7,8 +7,12 @@ export default defineCommand({
     description: "Serve models on their own: one key per model (printed at start), each with a USD budget; calls logged to --ledger",
   },
   args: {
-    models: { type: "string", description: "Folder of <name>.yaml models (default: models/ of this checkout)", valueHint: "DIR" },
-    model: { type: "string", description: "Serve only this model (repeatable; default: every model in the folder)", valueHint: "NAME" },
+    models: {
+      type: "string",
+      description: "Your folder of <name>.yaml models, searched after the built-in ones (default: $SSEBENCH_MODELS, else ~/.config/ssebench/models)",
+      valueHint: "DIR",
+    },
+    model: { type: "string", description: "Serve only this model, a name `ssebench models` lists (repeatable; default: every model of --models DIR, else the built-in ones)", valueHint: "NAME" },
     host: { type: "string", description: "Address to listen on (default: 127.0.0.1)", valueHint: "HOST" },
     port: { type: "string", alias: "p", description: "Port to listen on; 0 picks a free one (default 4000)", valueHint: "PORT" },
     budget: { type: "string", description: "USD each key may spend (default 10)", valueHint: "USD" },
@@ -18,7 +22,7 @@ export default defineCommand({
     const { serveGateway } = await import("../../gateway/serve-command.ts");
     const { findHome } = await import("../../run/home.ts");
     const { repeatedFlag } = await import("../../run/options.ts");
-    const models = args.models ?? `${findHome().root}/models`;
-    return serveGateway({ ...args, models, names: repeatedFlag(data as Argv, "model") }, process.env);
+    const builtIn = `${findHome().root}/models`;
+    return serveGateway({ ...args, builtIn, names: repeatedFlag(data as Argv, "model") }, process.env);
   },
 });
