@@ -23,6 +23,8 @@ export interface SyntheticRun {
   verdicts?: Verdicts;
   /** the task's day of publication (provenance.task_dates.published) */
   published?: string;
+  /** provenance.model: the served model against the models that answered (default: none recorded) */
+  modelProvenance?: { name: string; upstream_model: string | null; answered: string[]; mismatch: boolean };
 }
 
 type Verdicts = Pick<PatchResult, "build_success" | "pov_passed" | "pov_total" | "func_test_success" | "intent_test_success">;
@@ -49,7 +51,7 @@ export function writeRun(root: string, run: SyntheticRun, runId: string): string
     interrupted: null,
     timings_ms: { total: Math.round((run.seconds ?? 1) * 1000) },
     disk_usage: { run_dir_bytes: null, archive_bytes: null },
-    provenance: { ssebench_version: "0.1.0", dataset: run.dataset ?? { name: "synthetic", version: "v1" }, agent: { name: run.agent, version: "1", image: "sha256:agent" }, job: null, task_dates: { published: run.published ?? null, fixed: null } },
+    provenance: { ssebench_version: "0.1.0", dataset: run.dataset ?? { name: "synthetic", version: "v1" }, agent: { name: run.agent, version: "1", image: "sha256:agent" }, job: null, task_dates: { published: run.published ?? null, fixed: null }, model: run.modelProvenance ?? null },
   };
   writeFileSync(join(root, rel, "summary.json"), JSON.stringify(summary));
   if (run.verdict) writeFileSync(join(root, rel, "oracle-review.json"), JSON.stringify({ status: "ok", verdict: run.verdict, grade: run.status }));

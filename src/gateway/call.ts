@@ -44,7 +44,12 @@ export interface Ending {
   estimated?: boolean;
   /** the upstream failed the call (not the agent's request, not the gateway): why */
   upstreamFailure?: string;
+  /** the model the upstream's answer says it came from */
+  answeredModel?: string;
 }
+
+/** Distinct answering models a run's totals keep (an upstream naming a new one each call is not a memory leak). */
+const ANSWERED_MODELS_MAX = 16;
 
 const ok = (status: number) => status >= 200 && status < 300;
 const cents = (usd: number) => Math.round(usd * 1e10) / 1e10;
@@ -67,6 +72,8 @@ export function record(call: Call, status: number, usage: Usage, cost: number, e
     t.first_upstream_error ??= extra.upstreamFailure;
   }
   if (!plugin) t.agent_last_failed_upstream = extra.upstreamFailure !== undefined;
+  const answered = extra.answeredModel;
+  if (answered !== undefined && !t.answered_models.includes(answered) && t.answered_models.length < ANSWERED_MODELS_MAX) t.answered_models.push(answered);
   const entry: LedgerEntry = {
     seq: ++run.seq,
     time: call.time,
@@ -74,6 +81,7 @@ export function record(call: Call, status: number, usage: Usage, cost: number, e
     caller: call.caller,
     plugin: call.plugin,
     model: run.model.config.name,
+    answered_model: answered ?? null,
     wire: call.route,
     path: call.path,
     stream: call.stream,

@@ -7,7 +7,7 @@
  * the provider's (unreachable, silent, its key refused, rate-limited, its own 5xx) is marked as
  * such: the run reports the first at once and a run that ends on them is an upstream error.
  */
-import { costOf, noUsage, type Usage } from "../formats/models/model-usage.ts";
+import { answeredModel, costOf, noUsage, type Usage } from "../formats/models/model-usage.ts";
 import { type Reservation, release } from "./budget.ts";
 import { type Call, type Ending, isCount, record } from "./call.ts";
 import type { GatewayLimits } from "./limits.ts";
@@ -151,15 +151,18 @@ export async function forward(f: Forwarding, request: (signal: AbortSignal) => R
     return providerError(call.route, 502, msg.upstreamFailed(detail));
   }
   let usage: Usage | undefined;
+  let answered: string | undefined;
   if (ok(upstream.status) && !isCount(call.route)) {
     try {
-      usage = f.adapter.usageOfBody(JSON.parse(new TextDecoder().decode(read)));
+      const body = JSON.parse(new TextDecoder().decode(read));
+      usage = f.adapter.usageOfBody(body);
+      answered = answeredModel(body);
     } catch {
       // an answer that is not JSON has no usage to meter
     }
   }
   const failure = providersFault(upstream.status) ? `${upstream.status}: ${errorText(read)}` : undefined;
-  const cost = settle(upstream.status, usage ?? noUsage(), usage !== undefined, false, { firstByte, response: read, upstreamFailure: failure });
+  const cost = settle(upstream.status, usage ?? noUsage(), usage !== undefined, false, { firstByte, response: read, upstreamFailure: failure, answeredModel: answered });
   // What the call cost and the run has spent: a client cannot know the prices (the oracle plugin reads them).
   return new Response(read, { status: upstream.status, headers: { "content-type": type, "x-ssebench-cost": String(cost), "x-ssebench-spent": String(call.run.totals.spend) } });
 }
@@ -209,7 +212,7 @@ function meteredStream(f: Forwarding, upstream: Response, control: Control, sett
     meter.end();
     const why = control.why();
     const upstreamFailure = control.reason === "idle" ? why : control.reason ? undefined : failure;
-    settle(upstream.status, meter.usage, meter.final, true, { firstByte, aborted: gone, error: why ?? failure, response: Buffer.concat(kept), upstreamFailure });
+    settle(upstream.status, meter.usage, meter.final, true, { firstByte, aborted: gone, error: why ?? failure, response: Buffer.concat(kept), upstreamFailure, answeredModel: meter.model });
   };
   const next = async (): Promise<Uint8Array | undefined> => {
     const { value, done } = await reader.read();

@@ -34,6 +34,8 @@ export interface RunTotals {
   first_upstream_error: string | null;
   /** the agent's last settled call was one of them (its calls ended on the provider, not on itself) */
   agent_last_failed_upstream: boolean;
+  /** the distinct models the upstream's answers said they came from (the ledger's answered_model), in order */
+  answered_models: string[];
 }
 
 export interface RunKey {
@@ -65,7 +67,7 @@ export class KeyRing {
 
   issue(runId: string, model: ServedModel, budget = DEFAULT_BUDGET_USD, ledger?: Ledger): RunKey {
     const key = `sk-ssebench-${randomBytes(32).toString("base64url")}`;
-    const entry: RunKey = { key, runId, model, budget, ledger, seq: 0, reserved: 0, inFlight: 0, active: new Set(), totals: { spend: 0, calls: 0, answered: 0, plugin_calls: 0, plugin_spend: 0, tokens: noUsage(), upstream_failures: 0, first_upstream_error: null, agent_last_failed_upstream: false } };
+    const entry: RunKey = { key, runId, model, budget, ledger, seq: 0, reserved: 0, inFlight: 0, active: new Set(), totals: { spend: 0, calls: 0, answered: 0, plugin_calls: 0, plugin_spend: 0, tokens: noUsage(), upstream_failures: 0, first_upstream_error: null, agent_last_failed_upstream: false, answered_models: [] } };
     this.keys.set(digest(key).toString("hex"), entry);
     return entry;
   }

@@ -28,6 +28,8 @@ export interface LedgerEntry {
   /** the plugin's name (`x-ssebench-plugin`), for plugin calls only */
   plugin: string | null;
   model: string;
+  /** the model the upstream's answer says it came from (`model`; gemini's `modelVersion`), null when it names none */
+  answered_model: string | null;
   wire: Wire | "count_tokens" | "gemini_count_tokens" | "models";
   path: string;
   stream: boolean;

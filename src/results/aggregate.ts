@@ -37,6 +37,21 @@ export interface GroupScore {
   errors: Record<string, number>;
   /** the oracle plugin's verdicts: how many trials have one, by verdict, and how often it agrees with the grade */
   oracle: OracleScore;
+  /** trials answered by another model than the model file's upstream_model (summary.json provenance.model) */
+  model_mismatch: ModelMismatch;
+}
+
+export interface ModelMismatch {
+  trials: number;
+  /** the upstream_model(s) those trials asked for, and the models that answered instead */
+  upstream_models: string[];
+  answered: string[];
+}
+
+function mismatchOf(list: readonly TrialRow[]): ModelMismatch {
+  const off = list.filter((r) => r.mismatch !== null).map((r) => r.mismatch as NonNullable<TrialRow["mismatch"]>);
+  const distinct = (xs: string[]) => [...new Set(xs)].sort();
+  return { trials: off.length, upstream_models: distinct(off.map((m) => m.upstream_model)), answered: distinct(off.flatMap((m) => m.answered)) };
 }
 
 export interface OracleScore {
@@ -149,6 +164,7 @@ export function score(rows: readonly TrialRow[]): Scores {
       seconds_mean: list.reduce((s, r) => s + r.seconds, 0) / list.length,
       errors: Object.fromEntries(Object.entries(errors).sort(([a], [b]) => (a < b ? -1 : 1))),
       oracle: oracleScore(list),
+      model_mismatch: mismatchOf(list),
     });
   }
   const sortedTasks = Object.fromEntries(Object.entries(tasks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

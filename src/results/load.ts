@@ -36,6 +36,8 @@ export interface TrialRow {
   stages: number;
   /** the day the task's vulnerability was published (YYYY-MM-DD, summary.json provenance.task_dates), null when not recorded */
   published: string | null;
+  /** answers came from another model than the model file's upstream_model (summary.json provenance.model), else null */
+  mismatch: { upstream_model: string; answered: string[] } | null;
 }
 
 export const REVIEW_MAX_BYTES = 1024 * 1024;
@@ -163,7 +165,15 @@ export function summaryRow(runDir: string, warn: (line: string) => void, within?
     oracle: oracleOf(runDir, status, warn, within),
     stages: stagesPassed(p, status),
     published: day(s.provenance?.task_dates?.published),
+    mismatch: mismatchOf(s.provenance?.model),
   };
+}
+
+/** summary.json provenance.model when it says another model answered (untrusted: only strings are kept, 16 at most). */
+function mismatchOf(m: unknown): TrialRow["mismatch"] {
+  const p = m as { mismatch?: unknown; upstream_model?: unknown; answered?: unknown } | null | undefined;
+  if (!p || p.mismatch !== true || typeof p.upstream_model !== "string" || !Array.isArray(p.answered)) return null;
+  return { upstream_model: p.upstream_model, answered: p.answered.filter((a): a is string => typeof a === "string").slice(0, 16) };
 }
 
 /** A trial's row from its trials.jsonl record, for a trial without a readable run folder. */
@@ -183,6 +193,7 @@ export function recordRow(job: JobFile, r: TrialRecord): TrialRow {
     // Without its run folder only the grade is known: a passed trial passed every stage.
     stages: r.status === "passed" ? 4 : 0,
     published: null,
+    mismatch: null,
   };
 }
 

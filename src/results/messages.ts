@@ -15,5 +15,7 @@ export const msg = {
   atifInvalid: (runDir: string, problem: string) => `Ignoring ${runDir}: its trajectory is not valid ATIF (${problem})`,
   atifWritten: (n: number, dir: string, without: number) => `Wrote ${n} ATIF ${n === 1 ? "trajectory" : "trajectories"} to ${dir}${without > 0 ? ` (${without} ${without === 1 ? "trial has" : "trials have"} no dialog)` : ""}`,
   atifWithCompare: () => "--atif does not go with --compare",
+  modelMismatch: (group: string, n: number, of: number, asked: readonly string[], answered: readonly string[]) =>
+    `Note: ${n} of ${of} trials of ${group} were answered by another model than the model file's upstream_model ${asked.join(", ")}: ${answered.join(", ")} (summary.json provenance.model; check the proxy or server behind it)`,
   flipsNone: (a: string, b: string) => `No task changed between ${a} and ${b}`,
 } as const;

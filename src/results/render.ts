@@ -2,6 +2,7 @@
 import { renderTable } from "../output/terminal.ts";
 import { type Flip, type GroupScore, groupLabel, type Scores, type TaskCell } from "./aggregate.ts";
 import { FUNNEL_STAGES } from "./funnel.ts";
+import { msg } from "./messages.ts";
 import type { DateSplit } from "./split.ts";
 
 /** Untrusted names (they come from run folders) never reach the terminal as control characters. */
@@ -64,7 +65,15 @@ export function renderGroups(scores: Scores): string {
   const ks = commonKs(scores.groups);
   const oracle = anyOracle(scores.groups);
   const summary = renderTable([...HEADERS, ...ks.map((k) => `PASS@${k}`), ...TAIL, ...(oracle ? ["ORACLE AGREES"] : [])], scores.groups.map((g) => groupCells(g, ks, oracle)));
-  return `${summary}95% CI: ${scores.interval_method}\n\n${renderFunnel(scores.groups)}`;
+  return `${summary}95% CI: ${scores.interval_method}\n${mismatchNotes(scores.groups)}\n${renderFunnel(scores.groups)}`;
+}
+
+/** A line per group some of whose answers came from another model than its model file asks for. */
+function mismatchNotes(groups: readonly GroupScore[]): string {
+  return groups
+    .filter((g) => g.model_mismatch.trials > 0)
+    .map((g) => `${printable(msg.modelMismatch(groupLabel(g.agent, g.model), g.model_mismatch.trials, g.trials, g.model_mismatch.upstream_models, g.model_mismatch.answered))}\n`)
+    .join("");
 }
 
 export function renderScores(scores: Scores): string {

@@ -34,6 +34,7 @@ import { containerSpec, runConfig } from "./run-spec.ts";
 import { diskUse } from "./record/safe-read.ts";
 import { toolTag } from "./layers/tool-layers.ts";
 import { readTaskDates } from "./layers/upstream-sources.ts";
+import { modelProvenance } from "../gateway/provenance.ts";
 import { type RunPlan, validateRun } from "./validate.ts";
 
 /** Milliseconds per phase of the run, for summary.json and SSEBENCH_DEBUG. */
@@ -241,6 +242,7 @@ async function recordOutcome(run: Run): Promise<RunOutcome> {
       agent: { name: plan.agent.name, version: plan.agent.version ?? VERSION, image: images.sidecarId ?? images.agentId },
       job: opts.job ?? null,
       task_dates: await readTaskDates(plan.task.case.folder),
+      model: plan.served ? modelProvenance(plan.served.config, run.modelTotals?.answered_models ?? []) : null,
     },
     agentRun: agentSummary,
   });

@@ -3,7 +3,8 @@
  * copied into an empty folder, run from another with a fresh HOME and no checkout on the way (the
  * home is the one the binary carries), the real claude-code CLI on the demo task against a model
  * from `--models DIR` — a scripted model (the offline stand-in for an upstream) that is not among
- * the built-in ones. A model file of that folder that does not load is one line naming it.
+ * the built-in ones. A model file of that folder that does not load is one line naming it. The
+ * ledger and summary.json record the model each answer named (provenance).
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
@@ -52,5 +53,8 @@ describe.skipIf(!E2E)(`a model from --models DIR with the binary alone${SKIP_REA
     const ledger = jsonl<LedgerEntry>(join(dir, "model-calls.jsonl"));
     expect(ledger.length).toBeGreaterThanOrEqual(4);
     expect(ledger.every((c) => c.status === 200 && c.model === "my-scripted")).toBe(true);
+    // Provenance: every answer names the model that gave it; a scripted model has no upstream_model to differ from.
+    expect(ledger.filter((c) => c.wire === "anthropic").every((c) => c.answered_model === "my-scripted")).toBe(true);
+    expect(summary.provenance.model).toEqual({ name: "my-scripted", upstream_model: null, answered: ["my-scripted"], mismatch: false });
   });
 });

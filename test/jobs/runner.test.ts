@@ -80,7 +80,7 @@ describe("runJob", () => {
     for (const r of first.records) {
       const summary = JSON.parse(readFileSync(join(results, r.run_dir as string, "summary.json"), "utf8")) as Summary;
       // Provenance: which dataset, agent build and ssebench made it, and the job it belongs to.
-      expect(summary.provenance).toEqual({ ssebench_version: VERSION, dataset: { name: "dataset", version: "test-v1" }, agent: { name: "dummy", version: "1.0.0", image: r.images.agent }, job: "j", task_dates: { published: null, fixed: null } });
+      expect(summary.provenance).toEqual({ ssebench_version: VERSION, dataset: { name: "dataset", version: "test-v1" }, agent: { name: "dummy", version: "1.0.0", image: r.images.agent }, job: "j", task_dates: { published: null, fixed: null }, model: null });
       expect(r.images.agent).toStartWith("sha256:");
     }
     expect(first.lines[0]).toBe("Job j: 2 trials, 2 to run, 2 at once");

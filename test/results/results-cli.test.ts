@@ -242,3 +242,28 @@ describe("a reader that stops early", () => {
     });
   }
 });
+
+describe("ssebench results: model provenance", () => {
+  test("trials answered by another model than upstream_model: a note under the table, model_mismatch in --json", async () => {
+    const dir = join(root, "provenance");
+    const asked = (answered: string[], mismatch: boolean) => ({ name: "local-qwen", upstream_model: "Qwen/Qwen3-Coder", answered, mismatch });
+    const run = (task: string, answered: string[], mismatch: boolean): SyntheticRun => ({ task, agent: "opencode", model: "local-qwen", attempt: 1, status: "failed", modelProvenance: asked(answered, mismatch) });
+    writeRun(dir, run("t1", ["Qwen/Qwen3-Coder"], false), "r1");
+    writeRun(dir, run("t2", ["Qwen/Qwen2.5-7B"], true), "r2");
+    writeRun(dir, run("t3", ["Qwen/Qwen2.5-7B", "\u001b[31mred"], true), "r3");
+    const r = await ssebench(["results", dir]);
+    expect(r.stderr).toBe("");
+    const lines = r.stdout.split("\n");
+    const note = msg.modelMismatch("opencode/local-qwen", 2, 3, ["Qwen/Qwen3-Coder"], ["\uFFFD[31mred", "Qwen/Qwen2.5-7B"]);
+    expect(lines.slice(2, 5)).toEqual(["95% CI: Wilson score interval over tasks, each task's mean over its trials", note, ""]);
+    const json = JSON.parse((await ssebench(["results", dir, "--json"])).stdout);
+    expect(json.groups[0].model_mismatch).toEqual({ trials: 2, upstream_models: ["Qwen/Qwen3-Coder"], answered: ["\u001b[31mred", "Qwen/Qwen2.5-7B"] });
+    // Runs that agree (and runs recorded before provenance) add no note.
+    const clean = join(root, "provenance-clean");
+    writeRun(clean, run("t1", ["Qwen/Qwen3-Coder"], false), "r1");
+    writeRun(clean, { task: "t2", agent: "opencode", model: "local-qwen", attempt: 1, status: "failed" }, "r2");
+    const c = await ssebench(["results", clean, "--json"]);
+    expect(JSON.parse(c.stdout).groups[0].model_mismatch).toEqual({ trials: 0, upstream_models: [], answered: [] });
+    expect((await ssebench(["results", clean])).stdout).not.toContain("Note:");
+  });
+});

@@ -97,11 +97,27 @@ export function meterEvent(wire: Wire, event: Json, usage: Usage): boolean {
   return false;
 }
 
+/**
+ * The model an answer (a JSON body, or one streamed event) says it came from: `model` (chat,
+ * responses and anthropic bodies, chat chunks), `message.model` (anthropic's message_start),
+ * `response.model` (responses events), `modelVersion` (gemini; the last of an array answer).
+ * Undefined when it names none (or something that is no name: a string of 1 to 256 characters).
+ */
+export function answeredModel(answer: unknown): string | undefined {
+  const a = obj(Array.isArray(answer) ? answer.at(-1) : answer);
+  for (const name of [a.model, obj(a.message).model, obj(a.response).model, a.modelVersion]) {
+    if (typeof name === "string" && name.length > 0 && name.length <= 256) return name;
+  }
+  return undefined;
+}
+
 /** Reads SSE text chunk by chunk and meters each complete `data:` line. */
 export class StreamMeter {
   readonly usage = noUsage();
   /** the call's last usage event went by */
   final = false;
+  /** the model the first usage event names (answeredModel) */
+  model: string | undefined;
   private rest = "";
   constructor(private readonly wire: Wire) {}
   push(text: string): void {
@@ -120,7 +136,9 @@ export class StreamMeter {
     // Every event that carries usage has a "usage" key (gemini: "usageMetadata"): skip parsing the (many) others.
     if (!data.startsWith("{") || !data.includes(this.wire === "gemini" ? '"usageMetadata"' : '"usage"')) return;
     try {
-      if (meterEvent(this.wire, JSON.parse(data) as Json, this.usage)) this.final = true;
+      const event = JSON.parse(data) as Json;
+      this.model ??= answeredModel(event);
+      if (meterEvent(this.wire, event, this.usage)) this.final = true;
     } catch {
       // not JSON: nothing to meter
     }

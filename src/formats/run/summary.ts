@@ -101,6 +101,19 @@ export interface Provenance {
   job: string | null;
   /** the days of the task's vulnerability, from its upstream/sources.yaml (nulls without one) */
   task_dates: TaskDates;
+  /** the model the gateway served and the models that answered (gateway/provenance.ts); null without a model */
+  model: ModelProvenance | null;
+}
+
+/** The served model against the models its upstream's answers named. */
+export interface ModelProvenance {
+  name: string;
+  /** the model file's upstream_model (null for a scripted model) */
+  upstream_model: string | null;
+  /** the distinct models the answers said they came from (the ledger's answered_model), in order */
+  answered: string[];
+  /** an answer named another model than upstream_model (a dated snapshot of it is the same model) */
+  mismatch: boolean;
 }
 
 /** YYYY-MM-DD: `published` the day the vulnerability was published, `fixed` the day of the fix's release. */

@@ -79,7 +79,7 @@ test("summary.json carries the gateway's spend, call count and tokens", () => {
     interrupted: null,
     timings: {},
     model: { spend: 0.25, calls: 3, tokens },
-    provenance: { ssebench_version: "0.1.0", dataset: { name: "demo", version: "demo-v1" }, agent: { name: "a", version: "1", image: null }, job: null, task_dates: { published: null, fixed: null } },
+    provenance: { ssebench_version: "0.1.0", dataset: { name: "demo", version: "demo-v1" }, agent: { name: "a", version: "1", image: null }, job: null, task_dates: { published: null, fixed: null }, model: null },
   });
   const written = JSON.parse(readFileSync(join(dir.path, "summary.json"), "utf8"));
   expect(written).toEqual(summary);
@@ -101,7 +101,7 @@ test("summary.json counts the lines of tool-calls.jsonl; a symlink there is neve
       container: { image: null, case_image: null, exit_code: 0, oom_killed: false, started_at: null, finished_at: null },
       interrupted: null,
       timings: {},
-      provenance: { ssebench_version: "0.1.0", dataset: { name: "demo", version: "demo-v1" }, agent: { name: "a", version: "1", image: null }, job: null, task_dates: { published: null, fixed: null } },
+      provenance: { ssebench_version: "0.1.0", dataset: { name: "demo", version: "demo-v1" }, agent: { name: "a", version: "1", image: null }, job: null, task_dates: { published: null, fixed: null }, model: null },
     });
   const a = join(dir.path, "calls");
   mkdirSync(a);
