@@ -4,6 +4,7 @@
  * the driver (the agent's time limit) is passed on, and the driver reports the timeout.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
+import { feedPipe, osPipe } from "./os-pipe.ts";
 
 export interface CliRun {
   argv: string[];
@@ -23,7 +24,14 @@ export interface CliExit {
 export async function runCli(run: CliRun): Promise<CliExit> {
   const raw = openSync(run.rawFile, "w", 0o644);
   let stopped = false;
-  const proc = Bun.spawn(run.argv, { cwd: run.cwd, env: run.env, stdin: run.stdin === undefined ? "ignore" : new Blob([run.stdin]), stdout: "pipe", stderr: "inherit" });
+  // The prompt comes through a pipe, as `printf … | cli` from a shell (os-pipe.ts).
+  const pipe = run.stdin === undefined ? undefined : osPipe();
+  const proc = Bun.spawn(run.argv, { cwd: run.cwd, env: run.env, stdin: pipe ? pipe[0] : "ignore", stdout: "pipe", stderr: "inherit" });
+  let fed: Promise<void> | undefined;
+  if (pipe && run.stdin !== undefined) {
+    closeSync(pipe[0]);
+    fed = feedPipe(pipe[1], run.stdin);
+  }
   const stop = () => {
     stopped = true;
     proc.kill("SIGTERM");
@@ -41,6 +49,9 @@ export async function runCli(run: CliRun): Promise<CliExit> {
   }
   if (pending.trim()) run.onLine(pending);
   const code = await proc.exited;
+  // The write end is closed once the reader is gone; not waited for long when a child of the CLI
+  // still holds the pipe open without reading.
+  if (fed) await Promise.race([fed, Bun.sleep(1000)]);
   closeSync(raw);
   process.off("SIGTERM", stop);
   process.off("SIGINT", stop);
