@@ -26,7 +26,7 @@ const docker = (args: string[]) => Bun.spawnSync(["docker", ...args], { stdout: 
 const REGISTRY = "ghcr.io/42-b3yond-6ug/ssebench";
 let n = 0;
 /** The real agents measured (name → agent layer tag). */
-const ALL_REAL: Record<string, string> = { "claude-code": "2.1.332", codex: "0.171.0", opencode: "1.18.33", "gemini-cli": "0.61.0", "qwen-code": "0.24.4", pi: "0.73.1" };
+const ALL_REAL: Record<string, string> = { "claude-code": "2.1.332", codex: "0.171.0", opencode: "1.18.33", "gemini-cli": "0.61.0", "qwen-code": "0.24.4", pi: "0.73.1", cline: "3.0.65" };
 const picked = process.argv.slice(3);
 const REAL = Object.fromEntries(Object.entries(ALL_REAL).filter(([a]) => picked.length === 0 || picked.includes(a)));
 

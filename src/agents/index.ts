@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeCause, ExitCode, UserError } from "../errors.ts";
 import { ClaudeStream, claudeArgv, claudeEnv } from "./claude-code.ts";
+import { ClineStream, clineArgv, clineEnv, pickClineWire, splitPrompt, writeClineSettings } from "./cline.ts";
 import { runCli } from "./cli-process.ts";
 import { type DriverSettings, need, readDriverSettings } from "./config.ts";
 import { CodexStream, codexLaunch } from "./codex.ts";
@@ -21,17 +22,20 @@ import { pickPiWire, PiStream, piArgv, piEnv, writePiConfig } from "./pi.ts";
 import { taskPrompt } from "./prompt.ts";
 import { pickQwenWire, qwenArgv, qwenEnv, qwenStream, writeQwenSettings } from "./qwen-code.ts";
 
-export const DRIVERS = ["claude-code", "codex", "opencode", "gemini-cli", "qwen-code", "pi"] as const;
+export const DRIVERS = ["claude-code", "codex", "opencode", "gemini-cli", "qwen-code", "pi", "cline"] as const;
 
 /** What a driver runs: the CLI's argv and environment, and the converter of its stdout. */
 interface Launch {
   argv: string[];
   env: Record<string, string>;
+  /** what the CLI reads on stdin (default: the prompt) */
+  stdin?: string;
   stream: { line: (raw: string) => void; complete: (exit: { code: number; stopped: boolean }, durationMs: number) => void };
 }
 interface LaunchContext {
   settings: DriverSettings;
   model: string;
+  prompt: string;
   dialog: Dialog;
 }
 
@@ -71,6 +75,14 @@ const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<
     const configDir = writePiConfig({ baseUrl, model: c.model, wire, home: s.home });
     return { argv: piArgv(s.agentDir, c.model), env: piEnv(s.inherited, configDir), stream: new PiStream(c.dialog) };
   },
+  cline: async (c) => {
+    const s = c.settings;
+    const [baseUrl, key] = [need(s.baseUrl, "SSE_BASE_URL"), need(s.apiKey, "SSE_API_KEY")];
+    const wire = pickClineWire(await gatewayWires(baseUrl, key, c.model));
+    writeClineSettings({ baseUrl, key, model: c.model, mcpUrl: need(s.mcpUrl, "SSE_MCP_URL"), wire, timeoutS: s.timeoutS, home: s.home });
+    const { argument, stdin } = splitPrompt(c.prompt);
+    return { argv: clineArgv(s.agentDir, c.model, wire, argument), env: clineEnv(s.inherited, s.home), stdin, stream: new ClineStream(c.dialog) };
+  },
 };
 
 function readBrief(file: string): TaskBrief {
@@ -97,12 +109,12 @@ export async function runDriver(args: string[], env: Record<string, string | und
   const dialog = new Dialog(join(archive, DIALOG_FILE));
   dialog.write({ type: "init", data: { task: brief.id, cwd, model, agent: name } });
   dialog.write({ type: "prompt", content: prompt });
-  const { argv, env: cliEnv, stream } = await LAUNCHERS[name as (typeof DRIVERS)[number]]({ settings, model, dialog });
+  const { argv, env: cliEnv, stdin, stream } = await LAUNCHERS[name as (typeof DRIVERS)[number]]({ settings, model, prompt, dialog });
   const exit = await runCli({
     argv,
     env: cliEnv,
     cwd,
-    stdin: prompt,
+    stdin: stdin ?? prompt,
     rawFile: join(archive, `${name}.stream.jsonl`),
     onLine: (line) => stream.line(line),
   });

@@ -41,8 +41,11 @@ export async function stopsOnBudget(agentRun: Runner, agent: string, model: stri
   expect(dialog.at(-1)?.message).toStartWith("Budget exhausted");
 }
 
+/** The body of a run's first model call, as the gateway kept it. */
+export const firstRequest = (runDir: string): string => gunzipSync(readFileSync(join(runDir, "model-calls", "1.request.json.gz"))).toString();
+
 /** The tool names a run's first model call offered, on any wire. */
 export function offeredTools(runDir: string): string[] {
-  const body = JSON.parse(gunzipSync(readFileSync(join(runDir, "model-calls", "1.request.json.gz"))).toString()) as { tools?: Record<string, unknown>[] };
+  const body = JSON.parse(firstRequest(runDir)) as { tools?: Record<string, unknown>[] };
   return (body.tools ?? []).flatMap((t) => (Array.isArray(t.functionDeclarations) ? (t.functionDeclarations as { name: string }[]).map((f) => f.name) : [String((t.function as { name?: string } | undefined)?.name ?? t.name)]));
 }
