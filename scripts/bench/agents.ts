@@ -1,7 +1,7 @@
 /**
  * Agent layers and driver start-up on the real engine (docs/agents.md, "Performance"):
- * 1. per demo task, the agent layer of each real agent (REAL below: its CLI copied from its files
- *    image onto the task's tool layer) built from scratch — time (summary.json timings_ms.layers)
+ * 1. per demo task, the agent layer of each real agent (REAL below; since agent stores its CLI is
+ *    in the store, filled once per engine, and the layer adds 0 B) built from scratch — time (summary.json timings_ms.layers)
  *    and the size it adds over the tool layer — against the dummy agent's layer built the same way
  *    (baseline);
  * 2. start-to-first-model-call: the container's start (docker's StartedAt) to the gateway's first
