@@ -94,4 +94,28 @@ describe.skipIf(!E2E)(`agent stores on a real engine${SKIP_REASON}`, () => {
     expect(labelsOf("volume", UNMARKED)).toBeNull();
     expect(createdAt(volume)).toBe(made);
   });
+
+  test("a store a trial mounts whose marker was replaced (a files image built under its name): marked again, never refilled", async () => {
+    const run = async (id: string) => {
+      const r = await ssebench(["run", "--local", demoDir, "--task", TASKS[0] as string, "--agent", "dummy", "--results", results.path, "--run-id", id], { env });
+      expect(r.exitCode).toBe(0);
+      return readJson<Summary>(join(results.path, TASKS[0] as string, "none", "dummy", id, "summary.json"));
+    };
+    const first = await run("marker-1");
+    const volume = labelsOfImage(first.container.image as string)["ssebench.agent-store"] as string;
+    const made = createdAt(volume);
+    const marker = `ghcr.io/42-b3yond-6ug/ssebench/agent-files/dummy:1.0.0`;
+    // A trial mounts the store (a created container is enough for the engine to keep it)...
+    const trial = docker(["container", "create", "--network", "none", "--mount", `type=volume,source=${volume},target=/opt/agent,readonly`, first.container.image as string]);
+    try {
+      // ...when another image takes the marker's name (a build of ssebench from before stores does).
+      docker(["tag", first.container.case_image as string, marker]);
+      expect(labelsOfImage(marker)["ssebench.agent-store"]).toBeUndefined();
+      await run("marker-2");
+      expect(createdAt(volume)).toBe(made);
+      expect(labelsOfImage(marker)["ssebench.agent-store"]).toBe(volume);
+    } finally {
+      docker(["rm", "--force", trial]);
+    }
+  });
 });

@@ -8,7 +8,8 @@
  * swarm's nodes: swarm-stores.ts). Filling is serialised per engine and volume by a lock: a
  * created (never started) container named after the volume, which the engine lets exist once. A
  * lock left by a process that died is taken over once it is older than STALE_LOCK_MS; a volume
- * found without its marker under the lock is a fill that died half-way, and is made again.
+ * found without its marker under the lock is a fill that died half-way, and is made again — unless
+ * a trial mounts it: then it was complete and only its marker is set again.
  */
 import { UserError } from "../../errors.ts";
 import { msg } from "../messages.ts";
@@ -21,6 +22,7 @@ export const STORE_LOCK_LABEL = "ssebench.agent-store-lock";
 /** Where the trial sees the store (and where the files image keeps the agent's files). */
 export const STORE_TARGET = "/opt/agent";
 const STALE_LOCK_MS = 15 * 60_000;
+const IN_USE = /volume is in use/i;
 const POLL_MS = 500;
 
 /** `ssebench-agent-<agent>-<16 hex of the store's inputs>`: one volume per agent's files. */
@@ -45,6 +47,8 @@ export interface StoreFill {
   ready(): Promise<boolean>;
   /** fills the new, empty volume, then sets the marker */
   fill(): Promise<void>;
+  /** sets the marker of a volume found complete (a trial mounts it), which lost its marker */
+  mark(): Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -68,7 +72,13 @@ export async function ensureStore(f: StoreFill): Promise<void> {
       try {
         // Whoever held the lock before may have finished the store.
         if (await f.ready()) return;
-        if (await volumeExists(docker, volume)) await dockerOk(docker, msg.storeWhat(volume), ["volume", "rm", volume], { signal });
+        if (await volumeExists(docker, volume)) {
+          const removed = await docker.call(["volume", "rm", volume], { signal });
+          // Only a complete store is ever mounted, and its name stands for its contents: its marker
+          // was removed or replaced (a files image built under the marker's name), so it is set again.
+          if (removed.code !== 0 && IN_USE.test(removed.stderr)) return await f.mark();
+          if (removed.code !== 0) throw new UserError(msg.dockerFailed(msg.storeWhat(volume), "volume rm", removed.code, firstLine(removed.stderr)));
+        }
         const labels = Object.entries({ ...f.labels, [STORE_LABEL]: volume }).flatMap(([k, v]) => ["--label", `${k}=${v}`]);
         await dockerOk(docker, msg.storeWhat(volume), ["volume", "create", ...labels, volume], { signal });
         await f.fill();

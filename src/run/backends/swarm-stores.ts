@@ -61,8 +61,9 @@ export class SwarmStores {
       } finally {
         await Promise.all([engine.call(["rm", "--force", there]), this.local.call(["rm", "--force", here])]);
       }
-      await dockerOk(engine, what, ["tag", store.markerId, store.markerTag], { signal });
+      await mark();
     };
-    await ensureStore({ docker: engine, volume: store.volume, labels, lockImage: store.markerId, ready, fill, signal });
+    const mark = async () => void (await dockerOk(engine, msg.swarmStoreWhat(store.volume, node), ["tag", store.markerId, store.markerTag], { signal }));
+    await ensureStore({ docker: engine, volume: store.volume, labels, lockImage: store.markerId, ready, fill, mark, signal });
   }
 }

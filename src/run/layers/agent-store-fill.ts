@@ -64,7 +64,9 @@ export async function ensureAgentStore(deps: StoreDeps, agent: Agent, filesTag: 
     const checked = checkAgentImage(agent, filesConfig, await tool());
     const ready = async () => complete((await inspectImages(docker, [filesTag])).get(filesTag), inputs, volume) && (await volumeExists(docker, volume));
     const labels = { [IMAGE_LABELS.layer]: "agent store", [IMAGE_LABELS.agent]: agent.name, "ssebench.inputs": inputs };
-    await ensureStore({ docker, volume, labels, lockImage: files, ready, signal: deps.signal, fill: () => fill(deps, agent, { files, volume, filesTag, inputs, checked }).then(() => void built.push(filesTag)) });
+    const f = { files, volume, filesTag, inputs, checked };
+    const done = () => void built.push(filesTag);
+    await ensureStore({ docker, volume, labels, lockImage: files, ready, signal: deps.signal, fill: () => fill(deps, agent, f).then(done), mark: () => mark(deps, agent, f).then(done) });
   } finally {
     await docker.call(["image", "rm", fillTag]);
   }
@@ -96,6 +98,12 @@ async function fill(deps: StoreDeps, agent: Agent, f: { files: string; volume: s
   const what = msg.storeWhat(f.volume);
   const created = await dockerOk(docker, what, ["container", "create", "--network", "none", "--mount", `type=volume,source=${f.volume},target=${STORE_TARGET}`, f.files], { signal });
   await docker.call(["rm", "--force", created.stdout.trim()]);
+  await mark(deps, agent, f);
+}
+
+/** The marker: the files image's config without its files, under the files image's name. */
+async function mark(deps: StoreDeps, agent: Agent, f: { volume: string; filesTag: string; inputs: string; checked: AgentFiles }): Promise<void> {
+  const { docker, reporter, signal } = deps;
   const { spec, cleanup } = storeMarkerSpec(f.filesTag, f.checked, f.inputs, f.volume);
   try {
     const labels = { [IMAGE_LABELS.agent]: agent.name, [STORE_LABEL]: f.volume };

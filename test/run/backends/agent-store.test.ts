@@ -15,6 +15,8 @@ class Engine implements Docker {
   readonly calls: string[][] = [];
   readonly containers = new Map<string, string>();
   readonly volumes = new Set<string>();
+  /** volumes a container mounts: the engine refuses to remove them */
+  readonly mounted = new Set<string>();
   onCall: (args: string[]) => void = () => {};
   async call(args: readonly string[]): Promise<DockerResult> {
     const a = [...args];
@@ -39,6 +41,7 @@ class Engine implements Docker {
       const name = a.at(-1) as string;
       if (a[1] === "inspect") return this.volumes.has(name) ? ok(name) : { code: 1, stdout: "", stderr: "No such volume" };
       if (a[1] === "create") this.volumes.add(name);
+      if (a[1] === "rm" && this.mounted.has(name)) return { code: 1, stdout: "", stderr: `Error response from daemon: remove ${name}: volume is in use - [abc]` };
       if (a[1] === "rm") this.volumes.delete(name);
       return ok();
     }
@@ -47,8 +50,12 @@ class Engine implements Docker {
   verbs = () => this.calls.map((c) => c.slice(0, 2).join(" "));
 }
 
-function store(engine: Engine, marked: { value: boolean }, fills: { n: number }) {
+function store(engine: Engine, marked: { value: boolean }, fills: { n: number; marks?: number }) {
   return {
+    mark: async () => {
+      fills.marks = (fills.marks ?? 0) + 1;
+      marked.value = true;
+    },
     docker: engine,
     volume: V,
     labels: { "ssebench.layer": "agent store" },
@@ -85,6 +92,18 @@ describe("agent stores", () => {
     expect(engine.verbs()).toEqual(["container create", "volume inspect", "volume rm", "volume create", "rm --force"]);
     expect(engine.calls[0]).toEqual(["container", "create", "--name", LOCK, "--network", "none", "--label", `ssebench.agent-store-lock=${V}`, "sha256:files"]);
     expect(engine.calls[3]).toEqual(["volume", "create", "--label", "ssebench.layer=agent store", "--label", `ssebench.agent-store=${V}`, V]);
+    expect(engine.containers.size).toBe(0);
+  });
+
+  test("a store a trial mounts that lost its marker (a files image built under the marker's name): marked again, never removed nor filled", async () => {
+    const engine = new Engine();
+    engine.volumes.add(V);
+    engine.mounted.add(V);
+    const fills: { n: number; marks?: number } = { n: 0 };
+    await ensureStore(store(engine, { value: false }, fills));
+    expect([fills.n, fills.marks]).toEqual([0, 1]);
+    expect(engine.verbs()).toEqual(["container create", "volume inspect", "volume rm", "rm --force"]);
+    expect(engine.volumes.has(V)).toBe(true);
     expect(engine.containers.size).toBe(0);
   });
 
