@@ -94,6 +94,9 @@ describe("ssebench models", () => {
     expect([r.exitCode, r.stdout]).toEqual([1, ""]);
     expect(r.stderr).toBe(`${gatewayMsg.unknownModel("local-qwn", ["broken", "claude-sonnet-4-6", "gpt-5", "local-qwen", "scripted"])}\n`);
     expect(r.stderr).toContain("Did you mean 'local-qwen'?");
+    // A job (two tasks) passes --models to every trial.
+    const job = await ssebench(["run", "--local", join(repoRoot, "datasets", "demo"), "--task", "htmlesc-quote-overflow", "--task", "fixedbuf-extend-overflow", "--agent", "claude-code", "--model", "local-qwn", "--models", mine, "--results", join(tmp.path, "results")], { env: noUser });
+    expect([job.exitCode, job.stderr]).toEqual([1, r.stderr]);
     // gateway serve finds a --model the same way: the folder's model, whose key is not set.
     const serve = await ssebench(["gateway", "serve", "--port", "0", "--models", mine, "--model", "local-qwen"], { cwd: tmp.path, env: noUser });
     expect([serve.exitCode, serve.stdout, serve.stderr]).toEqual([1, "", `${gatewayMsg.keyMissing("my-models/local-qwen.yaml", "local-qwen", "VLLM_API_KEY")}\n`]);
