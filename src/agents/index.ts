@@ -16,13 +16,13 @@ import { CodexStream, codexLaunch } from "./codex.ts";
 import { Dialog } from "./dialog.ts";
 import { GeminiStream, geminiArgv, geminiEnv, writeGeminiSettings } from "./gemini-cli.ts";
 import { driverMsg } from "./messages.ts";
-import { gatewayWires, lockConfigDir, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
+import { gatewayWires, lockConfigDir, type OpencodeFork, OpencodeStream, opencodeArgv, opencodeEnv, pickWire } from "./opencode.ts";
 import { DIALOG_FILE, type TaskBrief } from "../contract/agent.ts";
 import { pickPiWire, PiStream, piArgv, piEnv, writePiConfig } from "./pi.ts";
 import { taskPrompt } from "./prompt.ts";
 import { pickQwenWire, qwenArgv, qwenEnv, qwenStream, writeQwenSettings } from "./qwen-code.ts";
 
-export const DRIVERS = ["claude-code", "codex", "opencode", "gemini-cli", "qwen-code", "pi", "cline"] as const;
+export const DRIVERS = ["claude-code", "codex", "opencode", "gemini-cli", "qwen-code", "pi", "cline", "kilo"] as const;
 
 /** What a driver runs: the CLI's argv and environment, and the converter of its stdout. */
 interface Launch {
@@ -46,14 +46,8 @@ const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<
     stream: new ClaudeStream(c.dialog),
   }),
   codex: async (c) => ({ ...codexLaunch({ ...c.settings, model: c.model, mcpUrl: need(c.settings.mcpUrl, "SSE_MCP_URL") }), stream: new CodexStream(c.dialog) }),
-  opencode: async (c) => {
-    const s = c.settings;
-    const [baseUrl, key] = [need(s.baseUrl, "SSE_BASE_URL"), need(s.apiKey, "SSE_API_KEY")];
-    const wire = pickWire(await gatewayWires(baseUrl, key, c.model));
-    const setup = { baseUrl, key, model: c.model, mcpUrl: need(s.mcpUrl, "SSE_MCP_URL"), wire, timeoutS: s.timeoutS };
-    lockConfigDir(s);
-    return { argv: opencodeArgv(join(s.agentDir, "bin", "opencode"), c.model), env: opencodeEnv(s.inherited, setup), stream: new OpencodeStream(c.dialog) };
-  },
+  opencode: (c) => opencodeLaunch(c, "opencode"),
+  kilo: (c) => opencodeLaunch(c, "kilo"),
   "gemini-cli": async (c) => {
     const s = c.settings;
     const setup = { baseUrl: need(s.baseUrl, "SSE_BASE_URL"), key: need(s.apiKey, "SSE_API_KEY"), model: c.model, mcpUrl: need(s.mcpUrl, "SSE_MCP_URL"), timeoutS: s.timeoutS, home: s.home };
@@ -84,6 +78,17 @@ const LAUNCHERS: Record<(typeof DRIVERS)[number], (c: LaunchContext) => Promise<
     return { argv: clineArgv(s.agentDir, c.model, wire, argument), env: clineEnv(s.inherited, s.home), stdin, stream: new ClineStream(c.dialog) };
   },
 };
+
+/** opencode and Kilo's CLI, its fork: the model's first wire they speak, the whole configuration inline. */
+async function opencodeLaunch(c: LaunchContext, fork: OpencodeFork): Promise<Launch> {
+  const s = c.settings;
+  const [baseUrl, key] = [need(s.baseUrl, "SSE_BASE_URL"), need(s.apiKey, "SSE_API_KEY")];
+  const wire = pickWire(await gatewayWires(baseUrl, key, c.model));
+  const setup = { baseUrl, key, model: c.model, mcpUrl: need(s.mcpUrl, "SSE_MCP_URL"), wire, timeoutS: s.timeoutS };
+  lockConfigDir(s, fork);
+  const bin = fork === "kilo" ? join(s.agentDir, "kilo", "bin", "kilo") : join(s.agentDir, "bin", "opencode");
+  return { argv: opencodeArgv(bin, c.model, fork), env: opencodeEnv(s.inherited, setup, fork), stream: new OpencodeStream(c.dialog, fork) };
+}
 
 function readBrief(file: string): TaskBrief {
   let data: unknown;

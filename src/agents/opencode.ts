@@ -70,32 +70,36 @@ export function opencodeConfig(s: OpencodeSetup): Record<string, unknown> {
   };
 }
 
-export function opencodeEnv(env: Record<string, string | undefined>, s: OpencodeSetup): Record<string, string> {
+/** opencode, or Kilo's CLI, its fork: the same configuration under other variable names. */
+export type OpencodeFork = "opencode" | "kilo";
+const DISABLE = ["AUTOUPDATE", "MODELS_FETCH", "DEFAULT_PLUGINS", "LSP_DOWNLOAD", "SHARE", "PROJECT_CONFIG"];
+/** Kilo's own network features: session upload, codebase indexing (embeddings), presence. */
+const KILO_DISABLE = ["SESSION_INGEST", "CODEBASE_INDEXING", "PRESENCE"];
+
+export function opencodeEnv(env: Record<string, string | undefined>, s: OpencodeSetup, fork: OpencodeFork = "opencode"): Record<string, string> {
+  const prefix = fork === "kilo" ? "KILO" : "OPENCODE";
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
-  Object.assign(out, {
-    OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(s)),
-    OPENCODE_DISABLE_AUTOUPDATE: "1",
-    OPENCODE_DISABLE_MODELS_FETCH: "1",
-    OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-    OPENCODE_DISABLE_SHARE: "1",
-    OPENCODE_DISABLE_PROJECT_CONFIG: "1",
-  });
-  for (const k of ["OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) delete out[k];
+  const config = fork === "kilo" ? { ...opencodeConfig(s), disabled_providers: ["kilo"] } : opencodeConfig(s);
+  out[`${prefix}_CONFIG_CONTENT`] = JSON.stringify(config);
+  for (const d of fork === "kilo" ? [...DISABLE, ...KILO_DISABLE] : DISABLE) out[`${prefix}_DISABLE_${d}`] = "1";
+  if (fork === "kilo") out.KILO_TELEMETRY_LEVEL = "off";
+  for (const k of [`${prefix}_CONFIG`, `${prefix}_CONFIG_DIR`, "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) delete out[k];
   return out;
 }
 
-/** Creates opencode's global config folder (empty: the config is inline) read-only; returns it. */
-export function lockConfigDir(s: Pick<DriverSettings, "configHome">): string {
-  const dir = join(s.configHome, "opencode");
+/** Creates opencode's (or kilo's) global config folder (empty: the config is inline) read-only; returns it. */
+export function lockConfigDir(s: Pick<DriverSettings, "configHome">, fork: OpencodeFork = "opencode"): string {
+  const dir = join(s.configHome, fork);
   mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o555);
   return dir;
 }
 
-export function opencodeArgv(bin: string, model: string): string[] {
-  return [bin, "run", "--format", "json", "--thinking", "--print-logs", "--log-level", "WARN", "--model", `${PROVIDER}/${model}`];
+export function opencodeArgv(bin: string, model: string, fork: OpencodeFork = "opencode"): string[] {
+  // kilo asks before a tool runs unless --auto; --pure loads no external plugin.
+  const kilo = fork === "kilo" ? ["--auto", "--pure"] : [];
+  return [bin, "run", "--format", "json", "--thinking", ...kilo, "--print-logs", "--log-level", "WARN", "--model", `${PROVIDER}/${model}`];
 }
 
 const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v));
@@ -120,7 +124,10 @@ export class OpencodeStream {
   private lastText: string | undefined;
   error: string | undefined;
 
-  constructor(private readonly dialog: Dialog) {}
+  constructor(
+    private readonly dialog: Dialog,
+    private readonly cli: OpencodeFork = "opencode",
+  ) {}
 
   line(raw: string): void {
     const ev = parseLine(raw);
@@ -151,7 +158,7 @@ export class OpencodeStream {
   /** The closing entry: success when opencode exited 0 without an error event. */
   complete(exit: { code: number; stopped: boolean }, durationMs: number): void {
     const status = exit.stopped ? "timeout" : exit.code === 0 && this.error === undefined ? "success" : "error";
-    const message = exit.stopped ? "The agent's time limit was reached" : (this.error ?? (exit.code === 0 ? this.lastText : `opencode exited with status ${exit.code}`));
+    const message = exit.stopped ? "The agent's time limit was reached" : (this.error ?? (exit.code === 0 ? this.lastText : `${this.cli} exited with status ${exit.code}`));
     this.dialog.write({ type: "complete", status, turns: this.turns, duration_ms: durationMs, total_tokens: this.tokens, ...(message ? { message } : {}) });
   }
 }

@@ -5,7 +5,7 @@ import { readDriverSettings } from "../../src/agents/config.ts";
 import { Dialog } from "../../src/agents/dialog.ts";
 import { lockConfigDir, OpencodeStream, opencodeArgv, opencodeConfig, opencodeEnv, pickWire } from "../../src/agents/opencode.ts";
 import { tempDir } from "../helpers/cli.ts";
-import { convertStream, type Entry, FIX_MESSAGES, toolSteps } from "./support.ts";
+import { convertStream, type Entry, FIX_MESSAGES, fixSteps, toolSteps } from "./support.ts";
 
 const dir = tempDir("ssebench-opencode-stream-");
 afterAll(() => dir.cleanup());
@@ -54,18 +54,22 @@ describe("opencode driver", () => {
     expect(opencodeArgv("/opt/agent/bin/opencode", "m")).toEqual(["/opt/agent/bin/opencode", "run", "--format", "json", "--thinking", "--print-logs", "--log-level", "WARN", "--model", "ssebench/m"]);
   });
 
+  test("kilo, opencode's fork: the same configuration under KILO_ names, its provider list off, its own uploads and telemetry off, --auto and --pure", () => {
+    const env = opencodeEnv({ PATH: "/bin", KILO_CONFIG: "/x.json", KILO_CONFIG_DIR: "/y", OPENCODE_CONFIG_CONTENT: "{}" }, setup, "kilo");
+    expect(JSON.parse(env.KILO_CONFIG_CONTENT as string)).toEqual({ ...opencodeConfig(setup), disabled_providers: ["kilo"] });
+    for (const k of ["AUTOUPDATE", "MODELS_FETCH", "DEFAULT_PLUGINS", "LSP_DOWNLOAD", "SHARE", "PROJECT_CONFIG", "SESSION_INGEST", "CODEBASE_INDEXING", "PRESENCE"]) expect(env[`KILO_DISABLE_${k}`]).toBe("1");
+    expect(env.KILO_TELEMETRY_LEVEL).toBe("off");
+    for (const k of ["KILO_CONFIG", "KILO_CONFIG_DIR"]) expect(env[k]).toBeUndefined();
+    expect(Object.keys(env).filter((k) => k.startsWith("OPENCODE_DISABLE"))).toEqual([]);
+    expect(opencodeArgv("/opt/agent/kilo/bin/kilo", "m", "kilo")).toEqual(["/opt/agent/kilo/bin/kilo", "run", "--format", "json", "--thinking", "--auto", "--pure", "--print-logs", "--log-level", "WARN", "--model", "ssebench/m"]);
+    expect(lockConfigDir(readDriverSettings({ HOME: join(dir.path, "kilo-home") }), "kilo")).toBe(join(dir.path, "kilo-home", ".config", "kilo"));
+  });
+
   for (const wire of ["anthropic", "chat"]) {
     test(`a captured fix (${wire} wire) → messages, read/edit/test_patch pairs, complete with 4 turns and tokens`, () => {
       const entries = convert(`fix-${wire}`);
       expect(entries.filter((e) => e.type === "message").map((e) => e.content)).toEqual(FIX_MESSAGES);
-      expect(tools(entries)).toEqual([
-        ["read", "running"],
-        ["read", "success"],
-        ["edit", "running"],
-        ["edit", "success"],
-        ["ssebench_test_patch", "running"],
-        ["ssebench_test_patch", "success"],
-      ]);
+      expect(tools(entries)).toEqual(fixSteps("read", "edit", "ssebench_test_patch"));
       const read = entries.filter((e) => e.name === "read");
       expect(read[0]?.args).toEqual({ filePath: "/src/htmlesc/htmlesc.c" });
       expect(read[0]?.tool_id).toBe(read[1]?.tool_id as string);
@@ -74,6 +78,23 @@ describe("opencode driver", () => {
       expect(entries.at(-1)).toEqual({ type: "complete", status: "success", turns: 4, duration_ms: 1000, total_tokens: { in: 400, out: 80 }, message: "The patch builds and passes the tests. Done." });
     });
   }
+
+  test("kilo's captured streams (its events are opencode's) → the same dialog: fixes on both wires, a give-up, a refused call", () => {
+    const kilo = (fixture: string, exit = { code: 0, stopped: false }) => convertStream((d) => new OpencodeStream(d, "kilo"), join(import.meta.dir, "fixtures", "kilo"), fixture, dir.path, exit);
+    for (const wire of ["anthropic", "chat"]) {
+      const entries = kilo(`fix-${wire}`);
+      expect(entries.filter((e) => e.type === "message").map((e) => e.content)).toEqual(FIX_MESSAGES);
+      expect(tools(entries)).toEqual(fixSteps("read", "edit", "ssebench_test_patch"));
+      expect(entries.at(-1)).toEqual({ type: "complete", status: "success", turns: 4, duration_ms: 1000, total_tokens: { in: 400, out: 80 }, message: "The patch builds and passes the tests. Done." });
+    }
+    expect(kilo("give-up").at(-1)).toMatchObject({ status: "success", turns: 1, total_tokens: { in: 100, out: 20 } });
+    expect(kilo("budget", { code: 1, stopped: false }).at(-1)).toMatchObject({ status: "error", turns: 0, message: expect.stringMatching(/^APIError: Budget exhausted: /) });
+    const file = join(dir.path, "kilo-empty.jsonl");
+    const dialog = new Dialog(file);
+    new OpencodeStream(dialog, "kilo").complete({ code: 2, stopped: false }, 5);
+    dialog.close();
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ status: "error", message: "kilo exited with status 2" });
+  });
 
   test("a captured give-up → one message, no tools, one turn", () => {
     const entries = convert("give-up");

@@ -12,7 +12,7 @@ import { entrypointBin, runBinary, tempDir } from "../helpers/cli.ts";
 const scratch = tempDir("ssebench-bad-entrypoint-");
 afterAll(() => scratch.cleanup());
 const entrypoint = (args: string[], env: Record<string, string> = {}) => runBinary(entrypointBin, args, { env });
-const DRIVERS = ["claude-code", "codex", "opencode", "gemini-cli", "qwen-code", "pi", "cline"];
+const DRIVERS = ["claude-code", "codex", "opencode", "gemini-cli", "qwen-code", "pi", "cline", "kilo"];
 
 describe("ssebench-entrypoint agent-driver", () => {
   test("an unknown name, or none, lists the drivers; exit 2", async () => {
