@@ -8,7 +8,7 @@
  * (hard-linked from the cache where the filesystem allows), so only those reach the image.
  */
 import { createHash } from "node:crypto";
-import { copyFileSync, cpSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { UserError } from "../../errors.ts";
@@ -117,7 +117,8 @@ function linkTree(from: string, to: string): void {
 /** A build context: the agent's folder plus npm/<name> for each listed file or folder of the install. */
 export function npmBuildContext(agentDir: string, cli: NpmCli, installDir: string): { context: string; cleanup: () => void } {
   const context = mkdtempSync(join(tmpdir(), "ssebench-agent-files-"));
-  cpSync(agentDir, context, { recursive: true, dereference: false });
+  // The folder itself may be a link (a home's agents/ linking to a checkout's): its content is copied.
+  cpSync(realpathSync(agentDir), context, { recursive: true, dereference: false });
   mkdirSync(join(context, "npm"), { recursive: true });
   for (const [name, path] of Object.entries(cli.files)) linkTree(join(installDir, path), join(context, "npm", name));
   return { context, cleanup: () => rmSync(context, { recursive: true, force: true }) };

@@ -94,7 +94,9 @@ describe("a JavaScript CLI with its runtime", () => {
     writeFileSync(join(install.path, "node_modules", "@oven", "bun-linux-x64", "bin", "bun"), "ELF");
     const agent = tempDir("ssebench-npm-agent-");
     writeFileSync(join(agent.path, "Dockerfile"), "FROM scratch\n");
-    const { context, cleanup } = npmBuildContext(agent.path, parseNpmCli(js, fail), install.path);
+    // The agent folder reached through a link (a home's agents/ linking to a checkout's).
+    symlinkSync(agent.path, join(install.path, "agent-link"));
+    const { context, cleanup } = npmBuildContext(join(install.path, "agent-link"), parseNpmCli(js, fail), install.path);
     try {
       expect(readFileSync(join(context, "npm", "gemini-cli", "bundle", "policies", "a.toml"), "utf8")).toBe("x = 1\n");
       expect(statSync(join(context, "npm", "gemini-cli", "bundle", "gemini.js")).ino).toBe(statSync(join(root, "bundle", "gemini.js")).ino);
