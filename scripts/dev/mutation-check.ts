@@ -88,6 +88,9 @@ function check(dir: string, m: Mutation): Outcome {
     }
     // --bail: the first failing test is enough to call the break caught
     const t = run(["bun", "test", "--bail", ...m.tests], dir);
+    // --bail skips the afterAll hooks that stop the servers a test started (catalog serve, view),
+    // and bun test runs no exit handlers: end what the scratch copy's binaries still run.
+    run(["pkill", "-KILL", "-f", `^${join(dir, "dist")}/`], dir);
     return t.code !== 0 ? "caught" : "MISSED";
   } finally {
     writeFileSync(path, original);
