@@ -20,5 +20,5 @@ afterAll(() => {
 const agentRun = agentRunner(results.path, home.path);
 
 describe.skipIf(!E2E)(`the real opencode CLI against the scripted model${SKIP_REASON}`, () => {
-  opencodeForkTests(agentRun, "opencode", "1.18.33", "opencode-ai@1.18.33", 5);
+  opencodeForkTests(agentRun, "opencode", "1.18.33", "opencode-ai@1.18.33", 5, ["anthropic", "chat"]);
 });

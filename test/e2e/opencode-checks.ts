@@ -15,15 +15,16 @@ import { type agentRunner, DEMO_TASK, type DialogLine, jsonl, readJson } from ".
 /**
  * The agent (opencode or kilo), its agent.yaml version, its npm CLI as summary.json names it, and
  * the model calls of a fix: the four turns, and opencode's title request (kilo in a run makes
- * none: measured).
+ * none: measured), and the wires whose fix runs.
  */
-export function opencodeForkTests(agentRun: ReturnType<typeof agentRunner>, agent: string, version: string, cli: string, fixCalls: number): void {
+export function opencodeForkTests(agentRun: ReturnType<typeof agentRunner>, agent: string, version: string, cli: string, fixCalls: number, wires: readonly ("anthropic" | "chat")[]): void {
   const { run, runDir } = agentRun;
   // scripted-fix-opencode lists anthropic first, scripted-fix-opencode-chat only chat.
-  for (const [model, wire, id] of [
+  const fixes = [
     ["scripted-fix-opencode", "anthropic", `${agent}-fix`],
     ["scripted-fix-opencode-chat", "chat", `${agent}-fix-chat`],
-  ] as const) {
+  ] as const;
+  for (const [model, wire, id] of fixes.filter(([, w]) => wires.includes(w))) {
     test(`${agent} (${wire} wire): read, edit, test_patch, stop → passed; dialog, tool calls, model calls and spend recorded`, async () => {
       const r = await run(agent, model, id);
       expect(r.stdout).toContain("Grade: passed");
