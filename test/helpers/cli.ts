@@ -10,6 +10,20 @@ export const repoRoot = resolve(import.meta.dir, "../..");
 export const ssebenchBin = join(repoRoot, "dist/ssebench");
 export const entrypointBin = join(repoRoot, "dist/ssebench-entrypoint");
 
+/**
+ * Which engine and caches this machine's runs use (a second engine beside the machine's own, empty
+ * caches: docs/developing.md "CI"), carried into every process a test starts unless it sets them.
+ */
+const MACHINE_SETTINGS = ["DOCKER_HOST", "SSEBENCH_NPM_CACHE", "SSEBENCH_SOURCES_CACHE"] as const;
+function machineSettings(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of MACHINE_SETTINGS) {
+    const value = process.env[name];
+    if (value) out[name] = value;
+  }
+  return out;
+}
+
 export interface CliResult {
   exitCode: number;
   stdout: string;
@@ -23,7 +37,7 @@ export async function runBinary(
 ): Promise<CliResult> {
   const proc = Bun.spawn([bin, ...args], {
     cwd: opts.cwd ?? repoRoot,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", ...opts.env },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", ...machineSettings(), ...opts.env },
     stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
     stdout: "pipe",
     stderr: "pipe",
