@@ -109,6 +109,11 @@ stop() {
     [ $SECONDS -lt $deadline ] || fail "dockerd $pid did not stop within 30s"
     sleep 0.2
   done
+  # The engine leaves its network namespaces (netns/default) mounted under its exec root.
+  local mnt
+  for mnt in $(awk -v root="$exec_root/" 'index($2, root) == 1 { print $2 }' /proc/mounts); do
+    umount -l "$mnt" 2>/dev/null || true
+  done
   say "stopped dockerd $pid"
 }
 
