@@ -90,9 +90,9 @@ describe.skipIf(!E2E)(`real agent CLIs against the scripted model${SKIP_REASON}`
 
   test("claude-code stopped by --timeout 1: recorded as the time limit, never as 'check the model's key'", async () => {
     const env = { DOCKER_HOST: process.env.DOCKER_HOST, SSEBENCH_HOME: home.path, SSEBENCH_NPM_CACHE: process.env.SSEBENCH_NPM_CACHE };
-    const args = ["run", "--local", demoDir, "--task", DEMO_TASK, "--results", results.path, "--timeout", "1", "--agent", "claude-code", "--model", "scripted-fix", "--run-id", "cc-timeout"];
+    const args = ["run", "--local", demoDir, "--task", DEMO_TASK, "--results", results.path, "--timeout", "1", "--agent", "claude-code", "--model", "scripted-slow", "--run-id", "cc-timeout"];
     const r = await ssebench(args, { env });
-    const dir = runDir("claude-code", "scripted-fix", "cc-timeout");
+    const dir = runDir("claude-code", "scripted-slow", "cc-timeout");
     const summary = readJson<Summary>(join(dir, "summary.json"));
     expect(summary.runtime_result.agent_timeout).toBe(true);
     expect(summary.patch_result.error_type).not.toBe("no_model_call");

@@ -45,7 +45,9 @@ describe.skipIf(!E2E)(`the shell-agent example with --agent PATH${SKIP_REASON}`,
 
   test("in a job, planned from another working directory: the trial runs the folder, job.json keeps its absolute path", async () => {
     const r = await ssebench(["run", "--local", demoDir, "--task", DEMO_TASK, "--agent", relative(results.path, example), "--model", "scripted", "--attempts", "1", "--job", "shell-job", "--results", results.path], { env, cwd: results.path });
-    expect(r.stdout).toBe(`Job shell-job: 1 trials: 0 passed, 1 failed, 0 errors\nJob directory: ${join(results.path, "jobs", "shell-job")}\n`);
+    expect(r.stdout).toMatch(/^Job shell-job: 1 trials: 0 passed, 1 failed, 0 errors; \$0\.\d{4} spent\n/);
+    expect(r.stdout).toEndWith(`\nJob directory: ${join(results.path, "jobs", "shell-job")}\n`);
+    expect(r.stdout.split("\n")).toHaveLength(3);
     expect(r.exitCode).toBe(0);
     const job = readJson<JobFile>(join(results.path, "jobs", "shell-job", "job.json"));
     expect(job.trials).toEqual([{ trial: `${DEMO_TASK}/scripted/shell-agent/1`, task: DEMO_TASK, agent: "shell-agent", agent_dir: example, model: "scripted", attempt: 1 }]);
