@@ -12,12 +12,12 @@
  * - never `--yolo` (it adds a tool the run must end through: a text answer loops);
  *   CLINE_SESSION_BACKEND_MODE=local keeps it from starting a hub daemon that outlives it.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tokens } from "../contract/agent.ts";
 import type { CliExit } from "./cli-process.ts";
 import { closeDialog, type Dialog } from "./dialog.ts";
-import { type Json, num, obj, parseLine } from "./json-line.ts";
+import { asText, type Json, num, obj, parseLine } from "./json-line.ts";
+import { writePrivateJson } from "./settings-files.ts";
 
 export const CLINE_WIRES = ["chat", "responses", "anthropic"] as const;
 export type ClineWire = (typeof CLINE_WIRES)[number];
@@ -53,10 +53,7 @@ export function clineSettings(s: ClineSetup): Record<string, unknown> {
 
 /** Writes the settings (0600 files in 0700 folders); returns their folder. */
 export function writeClineSettings(s: ClineSetup): string {
-  const dir = join(s.home, ".cline", "data", "settings");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  for (const [name, content] of Object.entries(clineSettings(s))) writeFileSync(join(dir, name), `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
-  return dir;
+  return writePrivateJson(join(s.home, ".cline", "data", "settings"), clineSettings(s));
 }
 
 /** Variables of the image that would point cline at another provider, folder or hook. */
@@ -79,15 +76,13 @@ export function clineArgv(agentDir: string, model: string, wire: ClineWire, argu
   return [join(agentDir, "cline", "bin", "cline"), "--json", "-P", PROVIDER[wire], "-m", model, argument];
 }
 
-const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v));
-
 /** A tool's output as text, and whether it failed: built-in tools give {result, error, success} items, MCP tools their content. */
 export function toolOutput(output: unknown): { failed: boolean; text: string } {
   const content = obj(output).content;
-  if (Array.isArray(content)) return { failed: obj(output).isError === true, text: content.map((c) => str(obj(c).text)).join("") };
+  if (Array.isArray(content)) return { failed: obj(output).isError === true, text: content.map((c) => asText(obj(c).text)).join("") };
   const items = (Array.isArray(output) ? output : [output]).map(obj);
   const failed = items.some((i) => i.success === false);
-  return { failed, text: items.map((i) => (i.result !== undefined && i.result !== "" ? str(i.result) : failed ? str(i.error) : str(output))).join("\n") };
+  return { failed, text: items.map((i) => (i.result !== undefined && i.result !== "" ? asText(i.result) : failed ? asText(i.error) : asText(output))).join("\n") };
 }
 
 /**
@@ -109,31 +104,31 @@ export class ClineStream {
   line(raw: string): void {
     const line = parseLine(raw);
     if (!line) return;
-    if (line.type === "run_result") this.finish = { reason: str(line.finishReason), text: str(line.text) };
+    if (line.type === "run_result") this.finish = { reason: asText(line.finishReason), text: asText(line.text) };
     if (line.type !== "agent_event") return;
     const ev = obj(line.event);
     if (ev.type === "usage") {
       this.turns++;
       this.tokens = { in: num(ev.totalInputTokens) + num(ev.totalCacheWriteTokens), out: num(ev.totalOutputTokens) };
-    } else if (ev.type === "error") this.error = str(obj(ev.error).message) || str(ev.error);
+    } else if (ev.type === "error") this.error = asText(obj(ev.error).message) || asText(ev.error);
     else if (ev.type === "content_start" && ev.contentType === "tool") {
-      const id = str(ev.toolCallId);
-      this.running.set(id, str(ev.toolName));
-      this.dialog.write({ type: "tool", tool_id: id, name: str(ev.toolName), status: "running", args: ev.input });
+      const id = asText(ev.toolCallId);
+      this.running.set(id, asText(ev.toolName));
+      this.dialog.write({ type: "tool", tool_id: id, name: asText(ev.toolName), status: "running", args: ev.input });
     } else if (ev.type === "content_end") this.contentEnd(ev);
   }
 
   private contentEnd(ev: Json): void {
     if (ev.contentType === "tool") {
-      const id = str(ev.toolCallId);
+      const id = asText(ev.toolCallId);
       this.running.delete(id);
       const { failed, text } = toolOutput(ev.output);
-      if (failed || ev.error !== undefined) this.dialog.write({ type: "tool", tool_id: id, name: str(ev.toolName), status: "error", error: text || str(ev.error) });
-      else this.dialog.write({ type: "tool", tool_id: id, name: str(ev.toolName), status: "success", result: text });
-    } else if (ev.contentType === "text" && str(ev.text)) {
-      this.lastText = str(ev.text);
+      if (failed || ev.error !== undefined) this.dialog.write({ type: "tool", tool_id: id, name: asText(ev.toolName), status: "error", error: text || asText(ev.error) });
+      else this.dialog.write({ type: "tool", tool_id: id, name: asText(ev.toolName), status: "success", result: text });
+    } else if (ev.contentType === "text" && asText(ev.text)) {
+      this.lastText = asText(ev.text);
       this.dialog.write({ type: "message", role: "assistant", content: this.lastText });
-    } else if ((ev.contentType === "reasoning" || ev.contentType === "thinking") && str(ev.text ?? ev.reasoning)) this.dialog.write({ type: "thinking", content: str(ev.text ?? ev.reasoning) });
+    } else if ((ev.contentType === "reasoning" || ev.contentType === "thinking") && asText(ev.text ?? ev.reasoning)) this.dialog.write({ type: "thinking", content: asText(ev.text ?? ev.reasoning) });
   }
 
   /** The closing entry: success when cline's run completed. */

@@ -17,12 +17,12 @@
  * - `GEMINI_CLI_NO_RELAUNCH` (no second process), `bun --no-install` (no package fetched on the
  *   fly: the bundle is whole).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tokens } from "../contract/agent.ts";
 import type { CliExit } from "./cli-process.ts";
 import { closeDialog, type Dialog } from "./dialog.ts";
-import { type Json, num, obj, parseLine } from "./json-line.ts";
+import { type Json, num, obj, parseLine, str } from "./json-line.ts";
+import { writePrivateJson } from "./settings-files.ts";
 
 export const GEMINI_MAX_TURNS = 500;
 /** The built-in subagents of 0.61.0 (the browser agent is off unless enabled): each asks for its own model under its own override scope. */
@@ -56,11 +56,7 @@ export function geminiSettings(s: GeminiSetup): Record<string, unknown> {
 
 /** Writes the user settings, ~/.gemini/settings.json (0600); returns the file. */
 export function writeGeminiSettings(s: GeminiSetup): string {
-  const dir = join(s.home, ".gemini");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, "settings.json");
-  writeFileSync(file, `${JSON.stringify(geminiSettings(s), null, 2)}\n`, { mode: 0o600 });
-  return file;
+  return join(writePrivateJson(join(s.home, ".gemini"), { "settings.json": geminiSettings(s) }), "settings.json");
 }
 
 /** Variables of the image or the user's that would point gemini elsewhere (Vertex, another key or model). */
@@ -83,8 +79,6 @@ export function geminiArgv(agentDir: string, model: string): string[] {
   const bundle = join(agentDir, "gemini-cli", "bundle", "gemini.js");
   return [join(agentDir, "bin", "bun"), "--no-install", bundle, "--approval-mode", "yolo", "--output-format", "stream-json", "--model", model, "--skip-trust", "--allowed-mcp-server-names", "ssebench"];
 }
-
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 /** An API error's own message: gemini wraps the answer's JSON as `[API Error: {json}]`. */
 export function geminiErrorText(message: string): string {

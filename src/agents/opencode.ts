@@ -19,7 +19,7 @@ import { join } from "node:path";
 import type { Tokens } from "../contract/agent.ts";
 import type { DriverSettings } from "./config.ts";
 import type { Dialog } from "./dialog.ts";
-import { type Json, num, obj, parseLine } from "./json-line.ts";
+import { asText, type Json, num, obj, parseLine } from "./json-line.ts";
 
 export const OPENCODE_MAX_STEPS = 500;
 export const OPENCODE_WIRES = ["chat", "anthropic"] as const;
@@ -102,15 +102,13 @@ export function opencodeArgv(bin: string, model: string, fork: OpencodeFork = "o
   return [bin, "run", "--format", "json", "--thinking", ...kilo, "--print-logs", "--log-level", "WARN", "--model", `${PROVIDER}/${model}`];
 }
 
-const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v));
-
 /** The text of an `error` event: its message (nested as opencode's error objects nest it), else the whole error. */
 function errorText(error: unknown): string {
   const e = obj(error);
   const data = obj(e.data);
   const message = data.message ?? e.message;
   const name = typeof e.name === "string" ? `${e.name}: ` : "";
-  return typeof message === "string" ? `${name}${message}` : str(error);
+  return typeof message === "string" ? `${name}${message}` : asText(error);
 }
 
 /**
@@ -147,12 +145,12 @@ export class OpencodeStream {
   }
 
   private tool(part: Json): void {
-    const id = typeof part.callID === "string" ? part.callID : str(part.id);
-    const name = str(part.tool);
+    const id = typeof part.callID === "string" ? part.callID : asText(part.id);
+    const name = asText(part.tool);
     const state = obj(part.state);
     this.dialog.write({ type: "tool", tool_id: id, name, status: "running", args: state.input });
-    if (state.status === "error") this.dialog.write({ type: "tool", tool_id: id, name, status: "error", error: str(state.error) });
-    else this.dialog.write({ type: "tool", tool_id: id, name, status: "success", result: str(state.output) });
+    if (state.status === "error") this.dialog.write({ type: "tool", tool_id: id, name, status: "error", error: asText(state.error) });
+    else this.dialog.write({ type: "tool", tool_id: id, name, status: "success", result: asText(state.output) });
   }
 
   /** The closing entry: success when opencode exited 0 without an error event. */

@@ -13,12 +13,12 @@
  * - pi exits 0 after a failed model call (a spent budget): the stream's error makes the dialog's
  *   closing status.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tokens } from "../contract/agent.ts";
 import type { CliExit } from "./cli-process.ts";
 import { closeDialog, type Dialog } from "./dialog.ts";
-import { type Json, num, obj, parseLine } from "./json-line.ts";
+import { type Json, num, obj, parseLine, str } from "./json-line.ts";
+import { writePrivateJson } from "./settings-files.ts";
 
 export const PI_WIRES = ["chat", "responses", "anthropic", "gemini"] as const;
 export type PiWire = (typeof PI_WIRES)[number];
@@ -55,11 +55,7 @@ export const PI_SETTINGS = { enableInstallTelemetry: false, quietStartup: true }
 
 /** Writes ~/.pi/agent/models.json and settings.json (0600 in a 0700 folder); returns the folder. */
 export function writePiConfig(s: PiSetup): string {
-  const dir = join(s.home, ".pi", "agent");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dir, "models.json"), `${JSON.stringify(piModels(s), null, 2)}\n`, { mode: 0o600 });
-  writeFileSync(join(dir, "settings.json"), `${JSON.stringify(PI_SETTINGS, null, 2)}\n`, { mode: 0o600 });
-  return dir;
+  return writePrivateJson(join(s.home, ".pi", "agent"), { "models.json": piModels(s), "settings.json": PI_SETTINGS });
 }
 
 export function piEnv(env: Record<string, string | undefined>, configDir: string): Record<string, string> {
@@ -91,8 +87,6 @@ export function piArgv(agentDir: string, model: string): string[] {
     "--offline",
   ];
 }
-
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 /** A failed call's own message: pi prefixes the HTTP status and may keep the API's JSON error body. */
 export function piErrorText(message: string): string {

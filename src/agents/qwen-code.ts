@@ -13,10 +13,10 @@
  *   `cli-entry.js` may start a self-updated copy), without a relaunch;
  * - its bundled ripgrep comes without the executable bit: `tools.useRipgrep: false` (its own grep).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Dialog } from "./dialog.ts";
 import { ClaudeStream } from "./claude-code.ts";
+import { writePrivateJson } from "./settings-files.ts";
 
 export const QWEN_MAX_TURNS = 500;
 export const QWEN_WIRES = ["chat", "responses", "anthropic", "gemini"] as const;
@@ -58,11 +58,7 @@ export function qwenSettings(s: QwenSetup): Record<string, unknown> {
 
 /** Writes the system settings (0600) under ~/.qwen; returns the file. */
 export function writeQwenSettings(s: QwenSetup): string {
-  const dir = join(s.home, ".qwen");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, "ssebench-settings.json");
-  writeFileSync(file, `${JSON.stringify(qwenSettings(s), null, 2)}\n`, { mode: 0o600 });
-  return file;
+  return join(writePrivateJson(join(s.home, ".qwen"), { "ssebench-settings.json": qwenSettings(s) }), "ssebench-settings.json");
 }
 
 /** Variables that would point qwen at another provider, key or model. */
