@@ -98,4 +98,33 @@ echo not reached`);
     await Bun.sleep(2500);
     expect(existsSync(marker)).toBe(false);
   });
+
+  test("tests: a failing test command fails the run, also when called as `tests … || rc=$?` (errexit is off there); the closing line sums every run", async () => {
+    const fake = (pass: number, fail: number, code: number) => `bash -c 'printf " %d pass\\n %d fail\\n" ${pass} ${fail}; exit ${code}'`;
+    const r = await ci(`
+step "tests"
+tests '' ${fake(3, 0, 0)}
+rc=0
+tests '' ${fake(2, 1, 1)} || rc=$?
+echo "guarded rc=$rc"
+ci_test_counts
+tests '' ${fake(0, 4, 9)}
+echo not reached`);
+    expect(r.stdout).toContain("guarded rc=1\n");
+    expect(r.stdout).toContain("tests: 5 passed, 1 failed, 0 skipped\n");
+    expect(r.stdout).not.toContain("not reached");
+    expect(r.exitCode).toBe(9);
+  });
+
+  test("tests: a skipped test the step is meant to run fails the run, naming it; one it may skip does not", async () => {
+    const r = await ci(`
+tests 'needs an engine' bash -c 'echo "(skip) runs a container [needs an engine]"'
+echo allowed
+tests 'needs an engine' bash -c 'echo "(skip) the swarm job"'
+echo not reached`);
+    expect(r.stdout).toContain("allowed\n");
+    expect(r.stdout).not.toContain("not reached");
+    expect(r.stderr).toContain("CI: tests were skipped in the step meant to run them:\nthe swarm job\n");
+    expect(r.exitCode).toBe(1);
+  });
 });

@@ -4,6 +4,7 @@
 #   background NAME CMD  runs CMD in the background, its output kept in a file; the steps go on
 #                        (CMD runs with errexit off: a shell function must return its failures)
 #   wait_for NAME        waits for it, prints its output, and fails CI when it failed
+#   tests SKIPS CMD...   runs one bun test command (below); ci_test_counts sums what they all ran
 #
 # The closing table (printed on exit, so a failed run shows it up to the failing step) gives each
 # step's wall seconds and three CPU figures, user+sys in seconds:
@@ -165,3 +166,28 @@ ci_table() {
   printf '%-62s %6d\n' "total" $(((${EPOCHREALTIME/./} - ci_t0 + 500000) / 1000000))
 }
 trap ci_table EXIT
+
+# tests SKIPS COMMAND...: runs one bun test command, keeps its output for the closing line
+# (ci_test_counts), and fails CI when it skipped a test this step is meant to run: SKIPS is an
+# extended regex over the names of the tests the step may skip ('' = none may be skipped). It
+# returns the command's exit code itself: called as `tests … || rc=$?`, errexit is off inside it,
+# so a failing pipeline would not stop it (the swarm step's failures were once lost that way).
+ci_test_log=$(mktemp)
+tests() {
+  local expected=${1:-^$} log unexpected rc=0
+  shift
+  log=$(mktemp)
+  "$@" 2>&1 | tee -a "$ci_test_log" "$log" || rc=$?
+  unexpected=$(sed -n 's/^(skip) //p' "$log" | sort -u | grep -Ev -- "$expected" || true)
+  rm -f "$log"
+  if [ -n "$unexpected" ]; then
+    printf '\nCI: tests were skipped in the step meant to run them:\n%s\n' "$unexpected" >&2
+    exit 1
+  fi
+  return "$rc"
+}
+
+# One line of what every `tests` run counted.
+ci_test_counts() {
+  awk '/^ [0-9]+ pass$/{p+=$1} /^ [0-9]+ fail$/{f+=$1} /^ [0-9]+ skip$/{s+=$1} END{printf "tests: %d passed, %d failed, %d skipped\n", p, f, s}' "$ci_test_log"
+}
