@@ -112,10 +112,16 @@ swarm_up() {
     dk wkr swarm join --token "$token" --advertise-addr "${addr[wkr]}" --listen-addr "${addr[wkr]}:2377" "${addr[mgr]}:2377" >/dev/null
     say "worker joined"
   fi
+  local ids=() id
   for node in "${nodes[@]}"; do
-    local id
     id=$(dk "$node" info --format '{{.Swarm.NodeID}}')
+    ids+=("$id")
     dk mgr node update --label-add "ssebench.role=${role[$node]}" --label-add "ssebench.node=$node" "$id" >/dev/null
+  done
+  # A swarm kept from a run whose stop did not end it (the manager's leave can time out) still lists
+  # the worker it had, Down and labelled as the runner: trials would be placed there and wait.
+  for id in $(dk mgr node ls --quiet); do
+    [[ " ${ids[*]} " == *" $id "* ]] || { dk mgr node rm --force "$id" >/dev/null && say "removed node $id, left from an earlier swarm"; }
   done
   # The manager only manages and serves (gateway, results); trials go where ssebench.role=runner.
   local deadline=$((SECONDS + wait_seconds))
@@ -133,6 +139,13 @@ start() {
   network_up
   for node in "${nodes[@]}"; do engine_up "$node"; done
   swarm_up
+  # An engine keeps its containers across a restart: a trial's relay or container that a killed run
+  # left would count as that run's test's leftover in the next one.
+  for node in "${nodes[@]}"; do
+    local stale
+    stale=$(dk "$node" ps --all --quiet --filter label=ssebench.backend=swarm --filter status=exited --filter status=created)
+    [ -z "$stale" ] || { dk "$node" rm --force $stale >/dev/null && say "removed $(wc -w <<<"$stale") container(s) an earlier run left on the $node engine"; }
+  done
   status
 }
 
@@ -149,6 +162,9 @@ stop() {
       done
       say "stopped the $node engine ($pid)"
     fi
+    # The swarm ends with its engines: a leave that timed out (seen on the manager: "context deadline
+    # exceeded") would otherwise bring the old swarm back at the next start.
+    rm -rf "${dir:?}/$node/data/swarm"
     # An engine that leaves the swarm as it stops can leave its network sandboxes (ingress_sbox,
     # the overlay's) mounted under its exec root; they would keep the namespaces alive.
     local mnt
