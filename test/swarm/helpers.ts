@@ -18,10 +18,35 @@ export function swarmEnv(home: string): Record<string, string | undefined> {
   return { DOCKER_HOST, SSEBENCH_HOME: home, SSEBENCH_SWARM_HOST: manager, SSEBENCH_SWARM_NODES, SSEBENCH_SWARM_REGISTRY, SSEBENCH_SWARM_REGISTRY_PULL, SSEBENCH_NPM_CACHE };
 }
 
-/** Run IDs of the ssebench containers an engine started since `since` (its own event log). */
-export function runIdsStarted(host: string, since: string): string[] {
-  const out = dockerAt(host, ["events", "--since", since, "--until", new Date().toISOString(), "--filter", "type=container", "--filter", "event=start", "--filter", "label=ssebench.run-id", "--format", '{{index .Actor.Attributes "ssebench.run-id"}}']);
-  return out.split("\n").filter(Boolean);
+/**
+ * The containers an engine starts from now until `stop()`: each as its name and its ssebench.run-id
+ * label ("" when it has none). Watched live, not asked for afterwards with --since: an engine keeps
+ * only its last 256 events to answer that, and a job of six trials makes more (the first relay's
+ * start was gone from the manager's by the end of one, failing this check in a CI run).
+ */
+export function watchStarts(host: string): { stop: () => Promise<{ name: string; runId: string }[]> } {
+  const since = new Date().toISOString();
+  const format = '{{.Actor.Attributes.name}}\t{{index .Actor.Attributes "ssebench.run-id"}}';
+  const proc = Bun.spawn(["docker", "events", "--since", since, "--filter", "type=container", "--filter", "event=start", "--format", format], {
+    env: { ...process.env, DOCKER_HOST: host },
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  const text = new Response(proc.stdout).text();
+  return {
+    stop: async () => {
+      // The engine sends an event when it happened; a moment lets the last one reach the stream.
+      await Bun.sleep(1000);
+      proc.kill();
+      return (await text)
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => {
+          const [name = "", runId = ""] = line.split("\t");
+          return { name, runId: runId === "<no value>" ? "" : runId };
+        });
+    },
+  };
 }
 
 /** What the swarm still holds of any trial: services, networks, secrets, and containers on any node. */

@@ -16,7 +16,7 @@ import type { LedgerEntry } from "../../src/gateway/ledger.ts";
 import { trialNames } from "../../src/run/backends/swarm-service.ts";
 import { ssebench, tempDir } from "../helpers/cli.ts";
 import { agentModelsHome, DEMO_TASK, type DialogLine, demoDir, jsonl, readJson } from "../e2e/helpers.ts";
-import { leftovers, nodes, nodeWithRole, onManager, runIdsStarted, SKIP, SWARM, swarmEnv } from "./helpers.ts";
+import { leftovers, nodes, nodeWithRole, onManager, SKIP, SWARM, swarmEnv, watchStarts } from "./helpers.ts";
 
 setDefaultTimeout(1_800_000);
 const results = tempDir("ssebench-swarm-model-");
@@ -39,8 +39,9 @@ const runDir = (model: string, id: string) => join(results.path, DEMO_TASK, mode
 describe.skipIf(!SWARM)(`a model-using agent on the two-node swarm${SKIP}`, () => {
   test("claude-code on the worker fixes the task through the relayed gateway: passed; calls and spend in the run folder here; nothing left", async () => {
     const worker = nodeWithRole("runner");
-    const since = new Date().toISOString();
+    const onWorker = watchStarts(nodes.get(worker) as string);
     const r = await run("scripted-fix", "swarm-cc-fix");
+    const workerStarts = await onWorker.stop();
     expect(r.stdout).toContain("Grade: passed");
     expect(r.exitCode).toBe(0);
     const dir = runDir("scripted-fix", "swarm-cc-fix");
@@ -54,7 +55,7 @@ describe.skipIf(!SWARM)(`a model-using agent on the two-node swarm${SKIP}`, () =
     expect(summary.spend).toBe(ledger.at(-1)?.spent as number);
     expect(summary.agent_run).toMatchObject({ driver: "claude-code", wire: "anthropic", turns: 4, budget_refused_calls: 0 });
     expect(jsonl<{ call: string; outcome: string }>(join(dir, "tool-calls.jsonl")).map((c) => [c.call, c.outcome])).toEqual([["test_patch", "passed"]]);
-    expect(runIdsStarted(nodes.get(worker) as string, since)).toContain("swarm-cc-fix");
+    expect(workerStarts.map((s) => s.runId)).toContain("swarm-cc-fix");
     expect(await leftovers()).toEqual([]);
   });
 
