@@ -16,12 +16,14 @@ export const ARCHIVES = [
 ] as const;
 const TIMEOUT_MS = 300_000;
 
-export type Fetch = (url: string, init: { signal: AbortSignal }) => Promise<Response>;
+export type Fetch = (url: string, init: { signal: AbortSignal; method?: "HEAD" }) => Promise<Response>;
 
 export interface DscFile {
   name: string;
   sha256: string;
   size: number;
+  /** where it is downloaded from: beside the .dsc, or (fetchDscFiles) the other pool that has it */
+  url: string;
 }
 
 export interface Dsc {
@@ -59,23 +61,29 @@ export function parseDsc(text: string, url: string, sha256: string): Dsc {
   const body = text.replace(/^-----BEGIN PGP SIGNED MESSAGE-----\n(?:Hash:.*\n)*\n/, "").replace(/\n-----BEGIN PGP SIGNATURE-----[\s\S]*$/, "\n");
   const field = (name: string) => new RegExp(`^${name}:[ \\t]*(.*)$`, "m").exec(body)?.[1]?.trim() ?? "";
   const files: DscFile[] = [];
+  const folder = url.slice(0, url.lastIndexOf("/") + 1);
   const section = /^Checksums-Sha256:[ \t]*\n((?:[ \t]+.*\n?)*)/m.exec(body)?.[1] ?? "";
   for (const line of section.split("\n")) {
     const [sha, size, name] = line.trim().split(/\s+/);
-    if (sha && size && name && /^[0-9a-f]{64}$/.test(sha)) files.push({ name, sha256: sha, size: Number(size) });
+    if (sha && size && name && /^[0-9a-f]{64}$/.test(sha)) files.push({ name, sha256: sha, size: Number(size), url: folder + name });
   }
   return { url, sha256, source: field("Source"), version: field("Version"), format: field("Format"), files };
 }
 
-async function download(url: string, fetcher: Fetch): Promise<{ status: number; bytes?: Uint8Array }> {
+/** GETs url (HEAD with `head`: only whether it is there, as status 200 and no bytes). */
+async function download(url: string, fetcher: Fetch, head = false): Promise<{ status: number; bytes?: Uint8Array }> {
   const signal = AbortSignal.timeout(TIMEOUT_MS);
   let response: Response;
   try {
-    response = await fetcher(url, { signal });
+    response = await fetcher(url, head ? { signal, method: "HEAD" } : { signal });
   } catch (cause) {
     throw new UserError(m.downloadFailed(url, signal.aborted ? `no answer in ${TIMEOUT_MS / 1000}s` : describeCause(cause)));
   }
   if (!response.ok) {
+    await response.body?.cancel();
+    return { status: response.status };
+  }
+  if (head) {
     await response.body?.cancel();
     return { status: response.status };
   }
@@ -119,22 +127,42 @@ export async function fetchDsc(source: string, version: string, cacheDir: string
   throw new UserError(m.notInArchive(source, version, tried));
 }
 
-/** Downloads every file the .dsc lists (from beside it) into the cache, checked; returns name → cache path. */
+/** The places a file of the .dsc can be: beside it, then the same name in the other pool. */
+export function fileUrls(dsc: Dsc, file: DscFile): string[] {
+  const others = ARCHIVES.map((a) => `${a.base}/${a.pool}/${poolFolder(dsc.source)}/${file.name}`);
+  return [...new Set([file.url, ...others])];
+}
+
+/**
+ * Downloads every file the .dsc lists into the cache, checked; returns name → cache path. A file the
+ * .dsc's pool lacks is looked for in the other one (seen: python-tornado 6.2.0-3+deb12u4's .dsc in
+ * the main pool, its orig tarball only in the security pool), and its `url` says where it was found.
+ */
 export async function fetchDscFiles(dsc: Dsc, cacheDir: string, fetcher: Fetch): Promise<Map<string, string>> {
   const paths = new Map<string, string>();
-  const folder = dsc.url.slice(0, dsc.url.lastIndexOf("/") + 1);
   for (const file of dsc.files) {
     const cached = join(cacheDir, "sha256", file.sha256);
-    if (existsSync(cached) && sha256Of(readFileSync(cached)) === file.sha256) {
+    // A cached file is only looked for (HEAD), so that its url is one the archive serves.
+    const have = existsSync(cached) && sha256Of(readFileSync(cached)) === file.sha256;
+    let where: { url: string; bytes?: Uint8Array } | undefined;
+    for (const url of fileUrls(dsc, file)) {
+      const got = await download(url, fetcher, have);
+      if (got.status >= 200 && got.status < 300) {
+        where = { url, bytes: got.bytes };
+        break;
+      }
+      if (got.status !== 404 && got.status !== 410) throw new UserError(m.downloadFailed(url, `HTTP ${got.status}`));
+    }
+    if (!where) throw new UserError(m.fileMissing(file.url, dsc.url));
+    file.url = where.url;
+    const bytes = where.bytes;
+    if (!bytes) {
       paths.set(file.name, cached);
       continue;
     }
-    const url = folder + file.name;
-    const got = await download(url, fetcher);
-    if (!got.bytes) throw new UserError(got.status === 404 ? m.fileMissing(url, dsc.url) : m.downloadFailed(url, `HTTP ${got.status}`));
-    const actual = sha256Of(got.bytes);
-    if (actual !== file.sha256) throw new UserError(m.fileMismatch(url, actual, file.sha256));
-    paths.set(file.name, cacheBytes(cacheDir, actual, got.bytes));
+    const actual = sha256Of(bytes);
+    if (actual !== file.sha256) throw new UserError(m.fileMismatch(file.url, actual, file.sha256));
+    paths.set(file.name, cacheBytes(cacheDir, actual, bytes));
   }
   return paths;
 }

@@ -60,7 +60,7 @@ RUN chmod 0755 /ssebench/scripts/*.sh
 }
 
 export function sourcesYaml(s: Scaffold): string {
-  const files = [{ url: s.dsc.url, sha256: s.dsc.sha256 }, ...s.dsc.files.map((f) => ({ url: s.dsc.url.slice(0, s.dsc.url.lastIndexOf("/") + 1) + f.name, sha256: f.sha256 }))];
+  const files = [{ url: s.dsc.url, sha256: s.dsc.sha256 }, ...s.dsc.files.map((f) => ({ url: f.url, sha256: f.sha256 }))];
   return [
     "# Pinned upstream inputs: ssebench downloads these on the host, checks their sha256 and puts them",
     "# beside this file in the build context (docs/dataset-debian.md). The card fields feed README.md.",

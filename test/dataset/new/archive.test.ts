@@ -1,7 +1,8 @@
 /**
  * `ssebench dataset new` against Debian's real archive (reachable from development and CI
  * machines): a small package (yajl, bookworm's point-release version with three CVE patches) into a
- * scratch dataset, and the one-line errors: a version the archive lacks, a patch the series lacks,
+ * scratch dataset, one whose files are split between the main and the security pool (python-tornado),
+ * and the one-line errors: a version the archive lacks, a patch the series lacks,
  * a folder that exists, a bad command line.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -45,6 +46,19 @@ describe("dataset new --debian against the archive", () => {
     expect(v.stdout + v.stderr).toContain("upstream/sources.yaml: published: must be a date, YYYY-MM-DD");
     const again = await ssebench(["dataset", "new", "--debian", `yajl=${VERSION}`, "--patch", "CVE-2023-33460.patch", "--dir", dir], { env });
     expect([again.exitCode, again.stderr.trim()]).toEqual([1, `${task}: already exists; choose another --id or remove it`]);
+  });
+
+  test("python-tornado: a .dsc in the main pool whose orig tarball only the security pool has is pinned from there", async () => {
+    const version = "6.2.0-3+deb12u4";
+    const r = await ssebench(["dataset", "new", "--debian", `python-tornado=${version}`, "--patch", "CVE-2023-28370-1.patch", "--cve", "CVE-2023-28370", "--dir", dir], { env });
+    expect([r.exitCode, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toContain(`found http://deb.debian.org/debian/pool/main/p/python-tornado/python-tornado_${version}.dsc\n`);
+    const sources = readFileSync(join(dir, "python-tornado-cve-2023-28370", "upstream", "sources.yaml"), "utf8");
+    expect([...sources.matchAll(/- url: (\S+)/g)].map((p) => p[1])).toEqual([
+      `http://deb.debian.org/debian/pool/main/p/python-tornado/python-tornado_${version}.dsc`,
+      "http://deb.debian.org/debian-security/pool/updates/main/p/python-tornado/python-tornado_6.2.0.orig.tar.gz",
+      `http://deb.debian.org/debian/pool/main/p/python-tornado/python-tornado_${version}.debian.tar.xz`,
+    ]);
   });
 
   test("one line per refusal: a version not in the archive, a patch not in the series (exit 1), a bad command line (exit 2)", async () => {

@@ -4,10 +4,10 @@
  * Dockerfile it writes (the series without the fix, applied by patch, then one neutral commit).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildScript, detectBuildSystem, languageOf } from "../../../src/dataset/new/build-system.ts";
-import { dscUrls, parseDsc, parseSourceVersion, poolFolder } from "../../../src/dataset/new/debian-archive.ts";
+import { type Dsc, dscUrls, fetchDscFiles, fileUrls, parseDsc, parseSourceVersion, poolFolder } from "../../../src/dataset/new/debian-archive.ts";
 import { classifyFixFile, parseSeries } from "../../../src/dataset/new/debian-tree.ts";
 import { changelogFixed } from "../../../src/dataset/new/new-command.ts";
 import { dockerfile, type Scaffold, sourcesYaml } from "../../../src/dataset/new/scaffold-files.ts";
@@ -57,10 +57,51 @@ describe("the archive's names", () => {
       version: "2.1.0-3+deb12u2",
       format: "3.0 (quilt)",
       files: [
-        { name: "yajl_2.1.0.orig.tar.gz", sha256: sha("a"), size: 83091 },
-        { name: "yajl_2.1.0-3+deb12u2.debian.tar.xz", sha256: sha("b"), size: 6968 },
+        { name: "yajl_2.1.0.orig.tar.gz", sha256: sha("a"), size: 83091, url: "http://x/yajl_2.1.0.orig.tar.gz" },
+        { name: "yajl_2.1.0-3+deb12u2.debian.tar.xz", sha256: sha("b"), size: 6968, url: "http://x/yajl_2.1.0-3+deb12u2.debian.tar.xz" },
       ],
     });
+  });
+});
+
+describe("the files of a .dsc, from the pool that has them", () => {
+  const MAIN = "http://deb.debian.org/debian/pool/main/p/python-tornado/";
+  const SECURITY = "http://deb.debian.org/debian-security/pool/updates/main/p/python-tornado/";
+  const orig = new TextEncoder().encode("the orig tarball");
+  const origSha = new Bun.CryptoHasher("sha256").update(orig).digest("hex");
+  const dsc = (): Dsc => parseDsc(`Source: python-tornado\nVersion: 6.2.0-3+deb12u4\nChecksums-Sha256:\n ${origSha} 16 python-tornado_6.2.0.orig.tar.gz\n`, `${MAIN}python-tornado_6.2.0-3+deb12u4.dsc`, sha("d"));
+  /** An archive of the given URLs (anything else 404), recording each request as METHOD URL. */
+  const archive = (files: Record<string, Uint8Array | number>, asked: string[]) => async (url: string, init: { method?: string }) => {
+    asked.push(`${init.method ?? "GET"} ${url}`);
+    const f = files[url];
+    if (f === undefined) return new Response("no", { status: 404 });
+    return typeof f === "number" ? new Response("err", { status: f }) : new Response(init.method === "HEAD" ? null : f);
+  };
+
+  test("beside the .dsc first, then the other pool: a file only the security pool has is taken from there, and its url says so", async () => {
+    expect(fileUrls(dsc(), dsc().files[0]!)).toEqual([`${MAIN}python-tornado_6.2.0.orig.tar.gz`, `${SECURITY}python-tornado_6.2.0.orig.tar.gz`]);
+    const cache = join(work.path, "pools-cache");
+    const asked: string[] = [];
+    const d = dsc();
+    const paths = await fetchDscFiles(d, cache, archive({ [`${SECURITY}python-tornado_6.2.0.orig.tar.gz`]: orig }, asked));
+    expect(asked).toEqual([`GET ${MAIN}python-tornado_6.2.0.orig.tar.gz`, `GET ${SECURITY}python-tornado_6.2.0.orig.tar.gz`]);
+    expect(d.files[0]!.url).toBe(`${SECURITY}python-tornado_6.2.0.orig.tar.gz`);
+    expect(paths.get("python-tornado_6.2.0.orig.tar.gz")).toBe(join(cache, "sha256", origSha));
+    expect(existsSync(join(cache, "sha256", origSha))).toBe(true);
+    // cached: only looked for (HEAD), so the url is still one the archive serves
+    const again: string[] = [];
+    const d2 = dsc();
+    await fetchDscFiles(d2, cache, archive({ [`${SECURITY}python-tornado_6.2.0.orig.tar.gz`]: orig }, again));
+    expect(again).toEqual([`HEAD ${MAIN}python-tornado_6.2.0.orig.tar.gz`, `HEAD ${SECURITY}python-tornado_6.2.0.orig.tar.gz`]);
+    expect(d2.files[0]!.url).toBe(`${SECURITY}python-tornado_6.2.0.orig.tar.gz`);
+  });
+
+  test("one line when neither pool has it, when the archive fails, and when the bytes are not the .dsc's", async () => {
+    const cache = join(work.path, "pools-cache-errors");
+    await expect(fetchDscFiles(dsc(), cache, archive({}, []))).rejects.toThrow(`${MAIN}python-tornado_6.2.0.orig.tar.gz: not in the archive, though ${MAIN}python-tornado_6.2.0-3+deb12u4.dsc lists it`);
+    await expect(fetchDscFiles(dsc(), cache, archive({ [`${MAIN}python-tornado_6.2.0.orig.tar.gz`]: 503 }, []))).rejects.toThrow(`${MAIN}python-tornado_6.2.0.orig.tar.gz`);
+    const wrong = new TextEncoder().encode("something else");
+    await expect(fetchDscFiles(dsc(), cache, archive({ [`${SECURITY}python-tornado_6.2.0.orig.tar.gz`]: wrong }, []))).rejects.toThrow(`${SECURITY}python-tornado_6.2.0.orig.tar.gz has sha256`);
   });
 });
 
@@ -140,7 +181,7 @@ describe("the build system and the files", () => {
   test("the Dockerfile: the series without the fix (its name escaped for sed), a neutral commit; sources.yaml pins the .dsc and its files", () => {
     const s: Scaffold = {
       id: "libcap2-cve-2099-1",
-      dsc: { url: "http://deb.debian.org/debian/pool/main/libc/libcap2/libcap2_2.66-4+deb12u3.dsc", sha256: sha("d"), source: "libcap2", version: "1:2.66-4+deb12u3", format: "3.0 (quilt)", files: [{ name: "libcap2_2.66.orig.tar.xz", sha256: sha("e"), size: 1 }] },
+      dsc: { url: "http://deb.debian.org/debian/pool/main/libc/libcap2/libcap2_2.66-4+deb12u3.dsc", sha256: sha("d"), source: "libcap2", version: "1:2.66-4+deb12u3", format: "3.0 (quilt)", files: [{ name: "libcap2_2.66.orig.tar.xz", sha256: sha("e"), size: 1, url: "http://deb.debian.org/debian-security/pool/updates/main/libc/libcap2/libcap2_2.66.orig.tar.xz" }] },
       patch: "fix.[1]*.patch",
       cve: "CVE-2099-1",
       fixed: "2026-04-06",
@@ -158,7 +199,8 @@ describe("the build system and the files", () => {
     expect(text).not.toContain("CVE");
     const sources = sourcesYaml(s);
     expect(sources).toContain(`- url: http://deb.debian.org/debian/pool/main/libc/libcap2/libcap2_2.66-4+deb12u3.dsc\n  sha256: ${sha("d")}\n`);
-    expect(sources).toContain(`- url: http://deb.debian.org/debian/pool/main/libc/libcap2/libcap2_2.66.orig.tar.xz\n  sha256: ${sha("e")}\n`);
+    // each file where the archive had it (here the security pool, though the .dsc is in the main one)
+    expect(sources).toContain(`- url: http://deb.debian.org/debian-security/pool/updates/main/libc/libcap2/libcap2_2.66.orig.tar.xz\n  sha256: ${sha("e")}\n`);
     expect(sources).toContain("left_out: fix.[1]*.patch\n");
     expect(sources).toContain("tests: here\n");
   });
