@@ -51,9 +51,12 @@ export function poolFolder(source: string): string {
 /** The file name part of a version: without its epoch (`1:2.66-4` → `2.66-4`). */
 export const versionInFileName = (version: string) => version.replace(/^\d+:/, "");
 
+/** A file of SOURCE in each pool, main pool first. */
+const poolUrls = (source: string, name: string) => ARCHIVES.map((a) => `${a.base}/${a.pool}/${poolFolder(source)}/${name}`);
+
 /** Every place the .dsc of SOURCE=VERSION can be, main pool first. */
 export function dscUrls(source: string, version: string): string[] {
-  return ARCHIVES.map((a) => `${a.base}/${a.pool}/${poolFolder(source)}/${source}_${versionInFileName(version)}.dsc`);
+  return poolUrls(source, `${source}_${versionInFileName(version)}.dsc`);
 }
 
 /** Parses a .dsc (deb822; a PGP signature around it is skipped). */
@@ -79,11 +82,7 @@ async function download(url: string, fetcher: Fetch, head = false): Promise<{ st
   } catch (cause) {
     throw new UserError(m.downloadFailed(url, signal.aborted ? `no answer in ${TIMEOUT_MS / 1000}s` : describeCause(cause)));
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    return { status: response.status };
-  }
-  if (head) {
+  if (!response.ok || head) {
     await response.body?.cancel();
     return { status: response.status };
   }
@@ -129,8 +128,7 @@ export async function fetchDsc(source: string, version: string, cacheDir: string
 
 /** The places a file of the .dsc can be: beside it, then the same name in the other pool. */
 export function fileUrls(dsc: Dsc, file: DscFile): string[] {
-  const others = ARCHIVES.map((a) => `${a.base}/${a.pool}/${poolFolder(dsc.source)}/${file.name}`);
-  return [...new Set([file.url, ...others])];
+  return [...new Set([file.url, ...poolUrls(dsc.source, file.name)])];
 }
 
 /**
